@@ -1,0 +1,118 @@
+//! Model benchmark: prints steps per second, bytes per recorded state and
+//! seek time at 1 000 and 100 000 recorded states.
+//!
+//! Run with `cargo run --release --example bench_model`.
+
+use a2a_control_room::model::*;
+use std::hint::black_box;
+use std::time::Instant;
+
+fn big_config() -> Config {
+    Config {
+        work_units: 12,
+        seconds_per_unit: 10,
+        ..Config::default()
+    }
+}
+
+/// Builds an experiment of at least `records` recorded states by running
+/// tasks to completion and following each up.
+fn experiment_with(records: usize) -> Experiment {
+    let mut e = Experiment::new(big_config(), IdSource::seeded(7)).unwrap();
+    loop {
+        while e.apply(Action::Step).is_ok() {}
+        if e.total_records() >= records {
+            return e;
+        }
+        e.apply(Action::FollowUp).unwrap();
+    }
+}
+
+fn bench_steps() {
+    let mut steps = 0u64;
+    let mut transitions = 0u64;
+    let start = Instant::now();
+    let mut seed = 0;
+    while start.elapsed().as_secs_f64() < 2.0 {
+        let mut e = Experiment::new(big_config(), IdSource::seeded(seed)).unwrap();
+        seed += 1;
+        for _ in 0..1_000 {
+            let before = e.total_records();
+            if e.apply(Action::Step).is_err() {
+                e.apply(Action::FollowUp).unwrap();
+            } else {
+                steps += 1;
+            }
+            transitions += (e.total_records() - before) as u64;
+        }
+        black_box(&e);
+    }
+    let secs = start.elapsed().as_secs_f64();
+    println!(
+        "steps: {:.1} M Steps/s ({:.1} M recorded transitions/s, {steps} Steps in {secs:.2} s)",
+        steps as f64 / secs / 1e6,
+        transitions as f64 / secs / 1e6
+    );
+}
+
+fn bytes_per_record(e: &Experiment) -> f64 {
+    let record = std::mem::size_of::<Record>();
+    let entry = std::mem::size_of::<TraceEntry>();
+    let task_overhead: usize = e
+        .tasks()
+        .iter()
+        .map(|t| {
+            std::mem::size_of::<Task>()
+                + t.id.capacity()
+                + t.reference_task_id.as_ref().map_or(0, String::capacity)
+                + t.records().len() * record
+        })
+        .sum();
+    let trace = e.trace().len() * entry;
+    (task_overhead + trace) as f64 / e.total_records() as f64
+}
+
+fn bench_seek(e: &mut Experiment) -> f64 {
+    // Random (task, position) pairs, chosen ahead of time.
+    let tasks = e.tasks().len();
+    let mut x: u64 = 0x9E37_79B9;
+    let targets: Vec<(usize, usize)> = (0..200_000)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            let t = (x as usize) % tasks;
+            let p = (x >> 20) as usize % e.tasks()[t].records().len();
+            (t, p)
+        })
+        .collect();
+    let start = Instant::now();
+    for &(t, p) in &targets {
+        e.view_task(t).unwrap();
+        e.seek(p).unwrap();
+        black_box(e.snapshot());
+    }
+    start.elapsed().as_nanos() as f64 / targets.len() as f64
+}
+
+fn main() {
+    println!(
+        "sizes: Record {} B, TraceEntry {} B, Snapshot {} B",
+        std::mem::size_of::<Record>(),
+        std::mem::size_of::<TraceEntry>(),
+        std::mem::size_of::<Snapshot>()
+    );
+    bench_steps();
+    for n in [1_000, 100_000] {
+        let built = Instant::now();
+        let mut e = experiment_with(n);
+        let build_ms = built.elapsed().as_secs_f64() * 1e3;
+        let bytes = bytes_per_record(&e);
+        let seek = bench_seek(&mut e);
+        println!(
+            "{} recorded states ({} tasks, built in {build_ms:.1} ms): {bytes:.1} bytes per recorded state, seek {seek:.1} ns",
+            e.total_records(),
+            e.tasks().len()
+        );
+    }
+}

@@ -1,0 +1,3 @@
+//! A2A Task Control Room.
+pub mod model;
+pub mod ui;

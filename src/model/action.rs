@@ -1,0 +1,137 @@
+//! What a user can ask of the simulator, and why a request may be refused.
+
+use super::state::TaskState;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The longest clarification text accepted, in characters.
+pub const MAX_CLARIFICATION_CHARS: usize = 500;
+
+/// A request to the simulator. Every request goes through
+/// [`Experiment::legality`](super::Experiment::legality) first.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Action {
+    /// Advance one active second (running any zero-time transitions before it).
+    Step,
+    /// Answer INPUT_REQUIRED with a text that reaches the final artifact.
+    SupplyClarification(String),
+    /// Answer AUTH_REQUIRED with out-of-band authorization.
+    Authorize,
+    /// Ask the worker to cancel (A2A `CancelTask`).
+    RequestCancellation,
+    /// Start a new task in the same context that references a terminal one.
+    FollowUp,
+}
+
+impl Action {
+    /// The button label of this action on the page.
+    pub const fn label(&self) -> &'static str {
+        match self {
+            Action::Step => "Step",
+            Action::SupplyClarification(_) => "Supply clarification",
+            Action::Authorize => "Authorize",
+            Action::RequestCancellation => "Request cancellation",
+            Action::FollowUp => "New follow-up task",
+        }
+    }
+}
+
+/// Why an action was not carried out. Every refusal is a value, traced with
+/// its A2A error code where the wire would carry one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Refusal {
+    /// The viewed task is an earlier task of the context: read-only.
+    ReadOnly,
+    /// Step while INPUT_REQUIRED or AUTH_REQUIRED: the task waits for the client.
+    Interrupted(TaskState),
+    /// Step on a terminal task.
+    Terminal(TaskState),
+    /// Supply clarification outside INPUT_REQUIRED.
+    NotInputRequired(TaskState),
+    /// Authorize outside AUTH_REQUIRED.
+    NotAuthRequired(TaskState),
+    /// The clarification text is empty.
+    EmptyClarification,
+    /// The clarification text is longer than [`MAX_CLARIFICATION_CHARS`].
+    ClarificationTooLong,
+    /// Cancel on a terminal task other than CANCELED (`TaskNotCancelableError`).
+    NotCancelable(TaskState),
+    /// The worker declined the cancellation request (`TaskNotCancelableError`).
+    WorkerRefusedCancellation,
+    /// Follow-up before the task reached a terminal state.
+    NotTerminal(TaskState),
+}
+
+/// A2A `TaskNotCancelableError`.
+pub const TASK_NOT_CANCELABLE: i32 = -32002;
+/// A2A `UnsupportedOperationError` (a message sent to a terminal task).
+pub const UNSUPPORTED_OPERATION: i32 = -32004;
+
+impl Refusal {
+    /// The A2A JSON-RPC error code the wire would carry, if any.
+    pub const fn code(self) -> Option<i32> {
+        match self {
+            Refusal::NotCancelable(_) | Refusal::WorkerRefusedCancellation => {
+                Some(TASK_NOT_CANCELABLE)
+            }
+            Refusal::NotInputRequired(s) | Refusal::NotAuthRequired(s) if s.is_terminal() => {
+                Some(UNSUPPORTED_OPERATION)
+            }
+            _ => None,
+        }
+    }
+
+    /// The A2A error's name, if any.
+    pub const fn code_name(self) -> Option<&'static str> {
+        match self.code() {
+            Some(TASK_NOT_CANCELABLE) => Some("TaskNotCancelableError"),
+            Some(UNSUPPORTED_OPERATION) => Some("UnsupportedOperationError"),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for Refusal {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Refusal::ReadOnly => f.write_str(
+                "You are viewing an earlier task of this context; it is read-only. Select the latest task to act.",
+            ),
+            Refusal::Interrupted(TaskState::InputRequired) => f.write_str(
+                "The task is waiting for clarification (TASK_STATE_INPUT_REQUIRED): supply it to continue.",
+            ),
+            Refusal::Interrupted(s) => write!(
+                f,
+                "The task is waiting for authorization ({s}): authorize it to continue."
+            ),
+            Refusal::Terminal(s) => write!(
+                f,
+                "The task is terminal ({s}) and cannot run again; start a follow-up task instead."
+            ),
+            Refusal::NotInputRequired(s) => write!(
+                f,
+                "Clarification is only accepted in TASK_STATE_INPUT_REQUIRED; the task is {s}."
+            ),
+            Refusal::NotAuthRequired(s) => write!(
+                f,
+                "Authorization is only accepted in TASK_STATE_AUTH_REQUIRED; the task is {s}."
+            ),
+            Refusal::EmptyClarification => f.write_str("The clarification text is empty."),
+            Refusal::ClarificationTooLong => write!(
+                f,
+                "The clarification text is longer than {MAX_CLARIFICATION_CHARS} characters."
+            ),
+            Refusal::NotCancelable(s) => write!(
+                f,
+                "The task is terminal ({s}); cancellation is refused with TaskNotCancelableError (-32002)."
+            ),
+            Refusal::WorkerRefusedCancellation => f.write_str(
+                "The worker refused the cancellation (TaskNotCancelableError, -32002); the task keeps working.",
+            ),
+            Refusal::NotTerminal(s) => write!(
+                f,
+                "A follow-up needs a terminal task; this task is {s}."
+            ),
+        }
+    }
+}

@@ -1,0 +1,200 @@
+//! The experiment's settings, validated against their allowed ranges.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::ops::RangeInclusive;
+
+/// One numeric setting of [`Config`]. Each has a label, an allowed range and a
+/// default; the UI builds its sliders from these so the two never disagree.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Setting {
+    WorkUnits,
+    SecondsPerUnit,
+    InputGate,
+    AuthGate,
+    FailDuring,
+}
+
+impl Setting {
+    pub const ALL: [Setting; 5] = [
+        Setting::WorkUnits,
+        Setting::SecondsPerUnit,
+        Setting::InputGate,
+        Setting::AuthGate,
+        Setting::FailDuring,
+    ];
+
+    /// The control's accessible name on the page.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Setting::WorkUnits => "Work units",
+            Setting::SecondsPerUnit => "Seconds per unit",
+            Setting::InputGate => "Require input before unit",
+            Setting::AuthGate => "Require authorization before unit",
+            Setting::FailDuring => "Fail during unit",
+        }
+    }
+
+    /// The inclusive range of accepted values. Gates and the failure unit use
+    /// 0 for "off" and may exceed the unit count (then they are never reached).
+    pub const fn range(self) -> RangeInclusive<u8> {
+        match self {
+            Setting::WorkUnits => 1..=12,
+            Setting::SecondsPerUnit => 1..=10,
+            Setting::InputGate | Setting::AuthGate | Setting::FailDuring => 0..=13,
+        }
+    }
+
+    /// Whether 0 means "off" for this setting.
+    pub const fn zero_is_off(self) -> bool {
+        matches!(
+            self,
+            Setting::InputGate | Setting::AuthGate | Setting::FailDuring
+        )
+    }
+}
+
+/// An out-of-range setting: which one, what was given, and what is allowed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ConfigError {
+    pub setting: Setting,
+    pub value: i64,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let r = self.setting.range();
+        write!(
+            f,
+            "{} must be between {} and {}{} (got {})",
+            self.setting.label(),
+            r.start(),
+            r.end(),
+            if self.setting.zero_is_off() {
+                ", 0 = off"
+            } else {
+                ""
+            },
+            self.value
+        )
+    }
+}
+
+impl std::error::Error for ConfigError {}
+
+/// What the simulated task will do. Build one with [`Config::default`] and
+/// [`Config::with`], or check a hand-built one with [`Config::validate`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Config {
+    /// N: how many work units the task performs (1–12).
+    pub work_units: u8,
+    /// S: active seconds each unit takes (1–10).
+    pub seconds_per_unit: u8,
+    /// Ask for clarification when about to start this unit (0 = off).
+    pub input_gate: u8,
+    /// Ask for authorization when about to start this unit (0 = off).
+    pub auth_gate: u8,
+    /// Fail inside this unit (0 = off).
+    pub fail_during: u8,
+    /// The agent rejects the task before doing any work.
+    pub reject_before_execution: bool,
+    /// The worker agrees to cancellation requests.
+    pub worker_accepts_cancellation: bool,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            work_units: 4,
+            seconds_per_unit: 3,
+            input_gate: 0,
+            auth_gate: 0,
+            fail_during: 0,
+            reject_before_execution: false,
+            worker_accepts_cancellation: true,
+        }
+    }
+}
+
+impl Config {
+    /// The value of one numeric setting.
+    pub const fn get(&self, setting: Setting) -> u8 {
+        match setting {
+            Setting::WorkUnits => self.work_units,
+            Setting::SecondsPerUnit => self.seconds_per_unit,
+            Setting::InputGate => self.input_gate,
+            Setting::AuthGate => self.auth_gate,
+            Setting::FailDuring => self.fail_during,
+        }
+    }
+
+    /// A copy with one setting changed, or the error naming the setting and its range.
+    pub fn with(mut self, setting: Setting, value: i64) -> Result<Config, ConfigError> {
+        let r = setting.range();
+        if value < i64::from(*r.start()) || value > i64::from(*r.end()) {
+            return Err(ConfigError { setting, value });
+        }
+        let v = value as u8;
+        match setting {
+            Setting::WorkUnits => self.work_units = v,
+            Setting::SecondsPerUnit => self.seconds_per_unit = v,
+            Setting::InputGate => self.input_gate = v,
+            Setting::AuthGate => self.auth_gate = v,
+            Setting::FailDuring => self.fail_during = v,
+        }
+        Ok(self)
+    }
+
+    /// Checks every setting; the first out-of-range one is the error.
+    pub fn validate(&self) -> Result<(), ConfigError> {
+        for s in Setting::ALL {
+            if !s.range().contains(&self.get(s)) {
+                return Err(ConfigError {
+                    setting: s,
+                    value: i64::from(self.get(s)),
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// N·S: the active seconds of a task that completes.
+    pub const fn active_path_seconds(&self) -> u32 {
+        self.work_units as u32 * self.seconds_per_unit as u32
+    }
+
+    /// Whether a gate or failure at `unit` can ever be reached (1 ≤ unit ≤ N).
+    pub const fn reaches(&self, unit: u8) -> bool {
+        unit >= 1 && unit <= self.work_units
+    }
+
+    /// The second inside the failing unit at which the task fails: ⌈S/2⌉, so
+    /// the failure lands mid-unit (second 2 of 3, second 1 of 1, second 5 of 10).
+    pub const fn fail_second_in_unit(&self) -> u8 {
+        self.seconds_per_unit.div_ceil(2)
+    }
+
+    /// How a setting's value reads on the page: "off", "never reached" or the number.
+    pub fn describe(&self, setting: Setting) -> String {
+        let v = self.get(setting);
+        if setting.zero_is_off() && v == 0 {
+            "off".to_string()
+        } else if setting.zero_is_off() && !self.reaches(v) {
+            format!("{v} (never reached)")
+        } else {
+            v.to_string()
+        }
+    }
+}
+
+/// Play maps the configured active path (N·S seconds) onto one minute at 1×:
+/// the milliseconds between two Steps at `speed` (1.0 = 1×).
+pub fn play_interval_ms(config: &Config, speed: f64) -> u32 {
+    let secs = config.active_path_seconds().max(1) as f64;
+    let speed = if speed.is_finite() && speed > 0.0 {
+        speed
+    } else {
+        1.0
+    };
+    (60_000.0 / secs / speed).round().max(1.0) as u32
+}

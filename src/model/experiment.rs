@@ -1,0 +1,492 @@
+//! The experiment: one context of tasks, its recorded timeline and its trace.
+
+use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
+use super::config::{Config, ConfigError};
+use super::ids::IdSource;
+use super::state::TaskState;
+use super::task::{Artifact, Record, Snapshot, Task};
+use super::trace::{Actor, Event, Outcome, TraceEntry};
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// What an accepted action did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Applied {
+    /// It recorded this many new states (after discarding `discarded` later ones).
+    Recorded { states: usize, discarded: usize },
+    /// It was accepted and changed nothing (cancel of a canceled task).
+    Unchanged,
+}
+
+/// A seek outside the recorded states or the task list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SeekError {
+    NoSuchState { position: usize, count: usize },
+    NoSuchTask { index: usize, count: usize },
+}
+
+impl fmt::Display for SeekError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SeekError::NoSuchState { position, count } => write!(
+                f,
+                "There is no recorded state {} (this task has {count}).",
+                position + 1
+            ),
+            SeekError::NoSuchTask { index, count } => write!(
+                f,
+                "There is no task {} (this context has {count}).",
+                index + 1
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SeekError {}
+
+/// A running experiment: a context id, its tasks (the last is the current
+/// one; earlier ones are read-only), the trace of every step and action, and
+/// the recorded state being viewed.
+///
+/// Recorded states: every accepted step and action appends one recorded state
+/// (a Step appends one per transition it runs: start, gate, second of work).
+/// Refusals, and a repeated cancel of a canceled task, are traced but record
+/// nothing and discard nothing: they change no state. Acting while an earlier
+/// recorded state is viewed first discards every later state of that task,
+/// with their trace entries.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Experiment {
+    config: Config,
+    ids: IdSource,
+    context_id: String,
+    tasks: Vec<Task>,
+    trace: Vec<TraceEntry>,
+    /// Clarification texts, referenced by index from snapshots.
+    texts: Vec<String>,
+    viewed_task: usize,
+    position: usize,
+    next_seq: u32,
+    /// Index in `trace` of the first entry of the current task.
+    current_trace_start: usize,
+}
+
+impl Experiment {
+    /// A fresh experiment: a new context with one SUBMITTED task.
+    pub fn new(config: Config, ids: IdSource) -> Result<Experiment, ConfigError> {
+        config.validate()?;
+        Ok(Experiment::fresh(config, ids))
+    }
+
+    /// A fresh experiment from an already validated config.
+    fn fresh(config: Config, mut ids: IdSource) -> Experiment {
+        let context_id = ids.next_id();
+        let mut exp = Experiment {
+            config,
+            ids,
+            context_id,
+            tasks: Vec::new(),
+            trace: Vec::new(),
+            texts: Vec::new(),
+            viewed_task: 0,
+            position: 0,
+            next_seq: 1,
+            current_trace_start: 0,
+        };
+        exp.create_task(None);
+        exp
+    }
+
+    /// Starts over with the same configuration: a new context and task,
+    /// with ids drawn on from the same source.
+    pub fn restart(&mut self) {
+        *self = Experiment::fresh(self.config, self.ids.clone());
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    pub fn ids(&self) -> &IdSource {
+        &self.ids
+    }
+
+    pub fn context_id(&self) -> &str {
+        &self.context_id
+    }
+
+    /// Every task of the context, oldest first.
+    pub fn tasks(&self) -> &[Task] {
+        &self.tasks
+    }
+
+    /// The whole trace, oldest first.
+    pub fn trace(&self) -> &[TraceEntry] {
+        &self.trace
+    }
+
+    /// Index of the current (latest, actionable) task.
+    pub fn current_task_index(&self) -> usize {
+        self.tasks.len() - 1
+    }
+
+    /// Index of the task being viewed.
+    pub fn viewed_task_index(&self) -> usize {
+        self.viewed_task
+    }
+
+    pub fn viewed_task(&self) -> &Task {
+        &self.tasks[self.viewed_task]
+    }
+
+    /// Position (0-based) of the viewed recorded state in the viewed task.
+    pub fn position(&self) -> usize {
+        self.position
+    }
+
+    pub fn viewed_record(&self) -> &Record {
+        &self.viewed_task().records[self.position]
+    }
+
+    /// The viewed snapshot: what the page shows and what actions act on.
+    pub fn snapshot(&self) -> &Snapshot {
+        &self.viewed_record().snap
+    }
+
+    /// Whether the viewed task is an earlier, read-only task of the context.
+    pub fn is_read_only(&self) -> bool {
+        self.viewed_task != self.current_task_index()
+    }
+
+    /// How many recorded states come after the viewed one in its task.
+    pub fn later_count(&self) -> usize {
+        self.viewed_task().records.len() - 1 - self.position
+    }
+
+    /// Total recorded states over all tasks.
+    pub fn total_records(&self) -> usize {
+        self.tasks.iter().map(|t| t.records.len()).sum()
+    }
+
+    /// The text of a snapshot's clarification, if one was supplied.
+    pub fn clarification(&self, snap: &Snapshot) -> Option<&str> {
+        snap.clarification
+            .and_then(|i| self.texts.get(i as usize))
+            .map(String::as_str)
+    }
+
+    /// Views another recorded state of the viewed task; changes nothing else.
+    pub fn seek(&mut self, position: usize) -> Result<(), SeekError> {
+        let count = self.viewed_task().records.len();
+        if position >= count {
+            return Err(SeekError::NoSuchState { position, count });
+        }
+        self.position = position;
+        Ok(())
+    }
+
+    /// Views another task of the context, at its latest recorded state.
+    pub fn view_task(&mut self, index: usize) -> Result<(), SeekError> {
+        let count = self.tasks.len();
+        if index >= count {
+            return Err(SeekError::NoSuchTask { index, count });
+        }
+        self.viewed_task = index;
+        self.position = self.tasks[index].records.len() - 1;
+        Ok(())
+    }
+
+    /// Describes a recorded state of the viewed task, e.g.
+    /// "7 of 12 — TASK_STATE_INPUT_REQUIRED at 3 s".
+    pub fn timeline_label(&self, position: usize) -> String {
+        let records = &self.viewed_task().records;
+        let pos = position.min(records.len() - 1);
+        let snap = &records[pos].snap;
+        format!(
+            "{} of {} — {} at {} s",
+            pos + 1,
+            records.len(),
+            snap.state.name(),
+            snap.active_s
+        )
+    }
+
+    /// Whether `action` may be asked of the viewed state, or why not. The
+    /// model refuses with this and the page disables buttons with it.
+    /// A cancellation request is allowed on any non-terminal task (the worker
+    /// may still refuse it) and on a canceled one (cancel is idempotent).
+    pub fn legality(&self, action: &Action) -> Result<(), Refusal> {
+        if self.is_read_only() {
+            return Err(Refusal::ReadOnly);
+        }
+        let state = self.snapshot().state;
+        match action {
+            Action::Step => match state {
+                TaskState::Submitted | TaskState::Working => Ok(()),
+                s if s.is_interrupted() => Err(Refusal::Interrupted(s)),
+                s => Err(Refusal::Terminal(s)),
+            },
+            Action::SupplyClarification(text) => {
+                if state != TaskState::InputRequired {
+                    Err(Refusal::NotInputRequired(state))
+                } else if text.trim().is_empty() {
+                    Err(Refusal::EmptyClarification)
+                } else if text.chars().count() > MAX_CLARIFICATION_CHARS {
+                    Err(Refusal::ClarificationTooLong)
+                } else {
+                    Ok(())
+                }
+            }
+            Action::Authorize if state != TaskState::AuthRequired => {
+                Err(Refusal::NotAuthRequired(state))
+            }
+            Action::Authorize => Ok(()),
+            Action::RequestCancellation if state.is_terminal() && state != TaskState::Canceled => {
+                Err(Refusal::NotCancelable(state))
+            }
+            Action::RequestCancellation => Ok(()),
+            Action::FollowUp if !state.is_terminal() => Err(Refusal::NotTerminal(state)),
+            Action::FollowUp => Ok(()),
+        }
+    }
+
+    /// Whether `action` would record new states (`Ok(true)`), be accepted
+    /// without change (`Ok(false)`), or be refused.
+    fn effect(&self, action: &Action) -> Result<bool, Refusal> {
+        self.legality(action)?;
+        match action {
+            Action::RequestCancellation if self.snapshot().state == TaskState::Canceled => {
+                Ok(false)
+            }
+            Action::RequestCancellation if !self.config.worker_accepts_cancellation => {
+                Err(Refusal::WorkerRefusedCancellation)
+            }
+            _ => Ok(true),
+        }
+    }
+
+    /// How many later recorded states `action` would discard if taken now.
+    pub fn would_discard(&self, action: &Action) -> usize {
+        match self.effect(action) {
+            Ok(true) => self.later_count(),
+            _ => 0,
+        }
+    }
+
+    /// Carries out `action` on the viewed state, tracing it whatever happens.
+    pub fn apply(&mut self, action: Action) -> Result<Applied, Refusal> {
+        match self.effect(&action) {
+            Err(refusal) => {
+                self.trace_only(requested_event(&action), Outcome::Refused(refusal));
+                Err(refusal)
+            }
+            Ok(false) => {
+                self.trace_only(requested_event(&action), Outcome::Unchanged);
+                Ok(Applied::Unchanged)
+            }
+            Ok(true) => {
+                let discarded = self.discard_later();
+                let before = self.total_records();
+                self.perform(action);
+                Ok(Applied::Recorded {
+                    states: self.total_records() - before,
+                    discarded,
+                })
+            }
+        }
+    }
+
+    /// The final artifact of the viewed state: present iff COMPLETED.
+    pub fn final_artifact(&self) -> Option<Artifact> {
+        let snap = self.snapshot();
+        if snap.state != TaskState::Completed {
+            return None;
+        }
+        let n = self.config.work_units;
+        let mut text = format!(
+            "Result of {n} of {n} work units ({} s of active work).",
+            snap.active_s
+        );
+        if let Some(c) = self.clarification(snap) {
+            text.push_str(&format!(" Clarification applied: “{c}”."));
+        }
+        if snap.authorized {
+            text.push_str(" Authorized by the client.");
+        }
+        Some(Artifact {
+            artifact_id: "result".into(),
+            name: "result".into(),
+            text,
+        })
+    }
+
+    /// Why the viewed state has no final artifact (`None` when it has one).
+    pub fn no_artifact_reason(&self) -> Option<String> {
+        let snap = self.snapshot();
+        let n = self.config.work_units;
+        let done = snap.completed_units;
+        Some(match snap.state {
+            TaskState::Completed => return None,
+            TaskState::Submitted => "Not yet: the task has not started.".into(),
+            TaskState::Working => format!("Not yet: {done} / {n} units done."),
+            TaskState::InputRequired => {
+                format!("Not yet: waiting for clarification ({done} / {n} units done).")
+            }
+            TaskState::AuthRequired => {
+                format!("Not yet: waiting for authorization ({done} / {n} units done).")
+            }
+            TaskState::Failed => format!(
+                "None: the task failed during unit {}; a failed unit is not counted and a failed task has no final artifact.",
+                done + 1
+            ),
+            TaskState::Canceled => format!(
+                "None: a canceled task has no final artifact, even with {done} / {n} units done."
+            ),
+            TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
+        })
+    }
+
+    // ---- internals -------------------------------------------------------
+
+    fn perform(&mut self, action: Action) {
+        let snap = *self.snapshot();
+        match action {
+            Action::Step => {
+                // Zero-time transitions (start, a gate) run until one active
+                // second has passed or the task stops being SUBMITTED/WORKING.
+                let mut cur = snap;
+                while let Some((next, event)) = cur.advance(&self.config) {
+                    self.record(Actor::Agent, event, Some(cur.state), next);
+                    if next.active_s > cur.active_s || next.state != TaskState::Working {
+                        break;
+                    }
+                    cur = next;
+                }
+            }
+            Action::SupplyClarification(text) => {
+                self.texts.push(text);
+                let next = Snapshot {
+                    state: TaskState::Working,
+                    input_supplied: true,
+                    clarification: Some((self.texts.len() - 1) as u32),
+                    ..snap
+                };
+                self.record(Actor::Client, Event::Clarified, Some(snap.state), next);
+            }
+            Action::Authorize => {
+                let next = Snapshot {
+                    state: TaskState::Working,
+                    authorized: true,
+                    ..snap
+                };
+                self.record(Actor::Client, Event::Authorized, Some(snap.state), next);
+            }
+            Action::RequestCancellation => {
+                let next = Snapshot {
+                    state: TaskState::Canceled,
+                    ..snap
+                };
+                self.record(
+                    Actor::Client,
+                    Event::CancelRequested,
+                    Some(snap.state),
+                    next,
+                );
+            }
+            Action::FollowUp => {
+                let reference = self.tasks[self.current_task_index()].id.clone();
+                self.current_trace_start = self.trace.len();
+                self.create_task(Some(reference));
+            }
+        }
+    }
+
+    fn create_task(&mut self, reference_task_id: Option<String>) {
+        let follow_up = reference_task_id.is_some();
+        self.tasks.push(Task {
+            id: self.ids.next_id(),
+            reference_task_id,
+            records: Vec::new(),
+        });
+        self.viewed_task = self.tasks.len() - 1;
+        self.record(
+            Actor::Client,
+            Event::Created { follow_up },
+            None,
+            Snapshot::SUBMITTED,
+        );
+    }
+
+    /// Appends a recorded state to the viewed (current) task and its trace entry.
+    fn record(&mut self, actor: Actor, event: Event, before: Option<TaskState>, snap: Snapshot) {
+        let seq = self.take_seq();
+        let task = &mut self.tasks[self.viewed_task];
+        task.records.push(Record { id: seq, snap });
+        self.position = task.records.len() - 1;
+        self.trace.push(TraceEntry {
+            seq,
+            task: self.viewed_task as u16,
+            at: seq,
+            active_s: snap.active_s,
+            waiting_s: snap.waiting_s,
+            actor,
+            event,
+            before,
+            after: snap.state,
+            outcome: Outcome::Done,
+        });
+    }
+
+    /// Traces a client request that recorded nothing.
+    fn trace_only(&mut self, event: Event, outcome: Outcome) {
+        let seq = self.take_seq();
+        let rec = *self.viewed_record();
+        self.trace.push(TraceEntry {
+            seq,
+            task: self.viewed_task as u16,
+            at: rec.id,
+            active_s: rec.snap.active_s,
+            waiting_s: rec.snap.waiting_s,
+            actor: Actor::Client,
+            event,
+            before: Some(rec.snap.state),
+            after: rec.snap.state,
+            outcome,
+        });
+    }
+
+    fn take_seq(&mut self) -> u32 {
+        let seq = self.next_seq;
+        self.next_seq += 1;
+        seq
+    }
+
+    /// Drops every recorded state after the viewed one, and the trace entries
+    /// made at them. Returns how many states went.
+    fn discard_later(&mut self) -> usize {
+        let gone = self.later_count();
+        if gone == 0 {
+            return 0;
+        }
+        let task = &mut self.tasks[self.viewed_task];
+        let keep_id = task.records[self.position].id;
+        task.records.truncate(self.position + 1);
+        let current = self.viewed_task as u16;
+        let tail: Vec<TraceEntry> = self
+            .trace
+            .drain(self.current_trace_start..)
+            .filter(|e| e.task != current || e.at <= keep_id)
+            .collect();
+        self.trace.extend(tail);
+        gone
+    }
+}
+
+fn requested_event(action: &Action) -> Event {
+    match action {
+        Action::Step => Event::StepRequested,
+        Action::SupplyClarification(_) => Event::Clarified,
+        Action::Authorize => Event::Authorized,
+        Action::RequestCancellation => Event::CancelRequested,
+        Action::FollowUp => Event::FollowUpRequested,
+    }
+}

@@ -1,0 +1,54 @@
+//! Where task and context ids come from.
+//!
+//! The model never reaches for ambient randomness: it draws ids from an
+//! [`IdSource`] it is given. The source is deterministic in its seed, so the
+//! same seed always yields the same ids (tests, replays, shared links); the
+//! page seeds it once from the browser's random generator.
+
+use serde::{Deserialize, Serialize};
+
+/// A deterministic generator of RFC 4122 version-4 UUID strings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IdSource {
+    seed: u64,
+    drawn: u64,
+}
+
+impl IdSource {
+    /// A source that yields the same sequence of ids for the same seed.
+    pub const fn seeded(seed: u64) -> Self {
+        IdSource { seed, drawn: 0 }
+    }
+
+    /// The seed this source started from.
+    pub const fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    /// How many ids have been drawn so far.
+    pub const fn drawn(&self) -> u64 {
+        self.drawn
+    }
+
+    /// The next id, a lowercase hyphenated UUID v4.
+    pub fn next_id(&mut self) -> String {
+        let a = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2)));
+        let b = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2) + 1));
+        self.drawn += 1;
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&a.to_be_bytes());
+        bytes[8..].copy_from_slice(&b.to_be_bytes());
+        uuid::Builder::from_random_bytes(bytes)
+            .into_uuid()
+            .hyphenated()
+            .to_string()
+    }
+}
+
+/// SplitMix64: a tiny, well-mixed hash of a 64-bit counter.
+const fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9E37_79B9_7F4A_7C15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}

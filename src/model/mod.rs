@@ -1,0 +1,24 @@
+//! The pure A2A v1.0 task model.
+//!
+//! Nothing here knows of Leptos, the DOM, clocks or ambient randomness: time
+//! advances only by [`Action::Step`], ids come from an injected [`IdSource`],
+//! and every rule is a plain function of the configuration and the recorded
+//! state. The page, the tests and the benchmarks all drive this one model.
+
+mod action;
+mod config;
+mod experiment;
+mod ids;
+mod state;
+mod task;
+mod trace;
+
+pub use action::{
+    Action, Refusal, MAX_CLARIFICATION_CHARS, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
+};
+pub use config::{play_interval_ms, Config, ConfigError, Setting};
+pub use experiment::{Applied, Experiment, SeekError};
+pub use ids::IdSource;
+pub use state::TaskState;
+pub use task::{Artifact, Record, Snapshot, Task};
+pub use trace::{Actor, Event, Outcome, TraceEntry};

@@ -1,0 +1,110 @@
+//! The A2A v1.0 `TaskState` values the simulator can be in.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// A task's lifecycle state, named and numbered exactly as `lf.a2a.v1.TaskState`
+/// in `a2a.proto` (v1.0.1). `TASK_STATE_UNSPECIFIED` (0) is the enum's default
+/// and never a real state, so it has no variant here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TaskState {
+    Submitted,
+    Working,
+    Completed,
+    Failed,
+    Canceled,
+    InputRequired,
+    Rejected,
+    AuthRequired,
+}
+
+impl TaskState {
+    /// Every state, in enum-number order.
+    pub const ALL: [TaskState; 8] = [
+        TaskState::Submitted,
+        TaskState::Working,
+        TaskState::Completed,
+        TaskState::Failed,
+        TaskState::Canceled,
+        TaskState::InputRequired,
+        TaskState::Rejected,
+        TaskState::AuthRequired,
+    ];
+
+    /// The ProtoJSON name, e.g. `TASK_STATE_INPUT_REQUIRED`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            TaskState::Submitted => "TASK_STATE_SUBMITTED",
+            TaskState::Working => "TASK_STATE_WORKING",
+            TaskState::Completed => "TASK_STATE_COMPLETED",
+            TaskState::Failed => "TASK_STATE_FAILED",
+            TaskState::Canceled => "TASK_STATE_CANCELED",
+            TaskState::InputRequired => "TASK_STATE_INPUT_REQUIRED",
+            TaskState::Rejected => "TASK_STATE_REJECTED",
+            TaskState::AuthRequired => "TASK_STATE_AUTH_REQUIRED",
+        }
+    }
+
+    /// The proto enum number.
+    pub const fn number(self) -> i32 {
+        match self {
+            TaskState::Submitted => 1,
+            TaskState::Working => 2,
+            TaskState::Completed => 3,
+            TaskState::Failed => 4,
+            TaskState::Canceled => 5,
+            TaskState::InputRequired => 6,
+            TaskState::Rejected => 7,
+            TaskState::AuthRequired => 8,
+        }
+    }
+
+    /// A short human label, e.g. "Input required".
+    pub const fn label(self) -> &'static str {
+        match self {
+            TaskState::Submitted => "Submitted",
+            TaskState::Working => "Working",
+            TaskState::Completed => "Completed",
+            TaskState::Failed => "Failed",
+            TaskState::Canceled => "Canceled",
+            TaskState::InputRequired => "Input required",
+            TaskState::Rejected => "Rejected",
+            TaskState::AuthRequired => "Authorization required",
+        }
+    }
+
+    /// COMPLETED, FAILED, CANCELED and REJECTED are final: nothing leaves them.
+    pub const fn is_terminal(self) -> bool {
+        matches!(
+            self,
+            TaskState::Completed | TaskState::Failed | TaskState::Canceled | TaskState::Rejected
+        )
+    }
+
+    /// INPUT_REQUIRED and AUTH_REQUIRED wait for the client and resume the same task.
+    pub const fn is_interrupted(self) -> bool {
+        matches!(self, TaskState::InputRequired | TaskState::AuthRequired)
+    }
+
+    /// The state family, used for one accent colour per family.
+    pub const fn family(self) -> &'static str {
+        if self.is_terminal() {
+            "terminal"
+        } else if self.is_interrupted() {
+            "interrupted"
+        } else {
+            "active"
+        }
+    }
+
+    /// Parses a ProtoJSON name back into a state.
+    pub fn from_name(name: &str) -> Option<TaskState> {
+        TaskState::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl fmt::Display for TaskState {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,155 @@
+//! One task: its recorded states and the pure rules that advance it.
+//!
+//! ```text
+//!             reject before execution
+//!  SUBMITTED ───────────────────────▶ REJECTED
+//!      │ start (0 s)
+//!      ▼            input gate k (0 s)       supply clarification
+//!   WORKING ───────────────────────▶ INPUT_REQUIRED ─────────────▶ WORKING
+//!      │            auth gate k (0 s)        authorize
+//!      ├───────────────────────────▶ AUTH_REQUIRED  ─────────────▶ WORKING
+//!      ├── fail during unit k ─────▶ FAILED    (unit k not counted)
+//!      ├── last second of unit N ──▶ COMPLETED (final artifact)
+//!  any non-terminal ── cancel, worker accepts ─▶ CANCELED (no final artifact)
+//!                      cancel, worker refuses ─▶ unchanged, refusal traced
+//! ```
+//!
+//! Gates fire when the task is about to start unit k, so a gate at unit 1
+//! fires right after the start, before any work. When both gates name the
+//! same unit, the input gate fires first; the authorization gate fires once
+//! the clarification is supplied. A failure at unit k happens at second
+//! ⌈S/2⌉ of that unit (see [`Config::fail_second_in_unit`]); that second counts
+//! as active time, the unit does not count as completed.
+
+use super::config::Config;
+use super::state::TaskState;
+use super::trace::Event;
+use serde::{Deserialize, Serialize};
+
+/// Everything that defines a task at one recorded moment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Snapshot {
+    pub state: TaskState,
+    /// Units finished; never decreases, never exceeds N, never counts a failed unit.
+    pub completed_units: u8,
+    /// Active seconds: advances one per worked second, only while WORKING.
+    pub active_s: u32,
+    /// Waiting seconds on the simulated waiting clock. An INPUT_REQUIRED or
+    /// AUTH_REQUIRED interruption waits for the user, and this clock stands
+    /// still meanwhile, so it stays 0 in the v1.0 lifecycle.
+    pub waiting_s: u32,
+    /// The input gate has been answered.
+    pub input_supplied: bool,
+    /// The authorization gate has been answered.
+    pub authorized: bool,
+    /// Index of the supplied clarification text in the experiment's text table.
+    pub clarification: Option<u32>,
+}
+
+impl Snapshot {
+    /// A freshly created task.
+    pub const SUBMITTED: Snapshot = Snapshot {
+        state: TaskState::Submitted,
+        completed_units: 0,
+        active_s: 0,
+        waiting_s: 0,
+        input_supplied: false,
+        authorized: false,
+        clarification: None,
+    };
+
+    /// Seconds already worked in the unit in progress.
+    pub fn seconds_into_unit(&self, config: &Config) -> u32 {
+        self.active_s - u32::from(self.completed_units) * u32::from(config.seconds_per_unit)
+    }
+
+    /// The agent's next move from SUBMITTED or WORKING: one zero-time
+    /// transition or one active second. `None` in any other state.
+    pub fn advance(&self, config: &Config) -> Option<(Snapshot, Event)> {
+        let mut next = *self;
+        match self.state {
+            TaskState::Submitted if config.reject_before_execution => {
+                next.state = TaskState::Rejected;
+                Some((next, Event::Rejected))
+            }
+            TaskState::Submitted => {
+                next.state = TaskState::Working;
+                Some((next, Event::Started))
+            }
+            TaskState::Working => {
+                let unit = self.completed_units + 1;
+                let into = self.seconds_into_unit(config);
+                if into == 0 && config.input_gate == unit && !self.input_supplied {
+                    next.state = TaskState::InputRequired;
+                    return Some((next, Event::AskedInput { unit }));
+                }
+                if into == 0 && config.auth_gate == unit && !self.authorized {
+                    next.state = TaskState::AuthRequired;
+                    return Some((next, Event::AskedAuth { unit }));
+                }
+                let second = (into + 1) as u8;
+                next.active_s += 1;
+                if config.fail_during == unit && second == config.fail_second_in_unit() {
+                    next.state = TaskState::Failed;
+                    return Some((next, Event::Failed { unit, second }));
+                }
+                let unit_done = second == config.seconds_per_unit;
+                if unit_done {
+                    next.completed_units += 1;
+                    if next.completed_units == config.work_units {
+                        next.state = TaskState::Completed;
+                    }
+                }
+                Some((
+                    next,
+                    Event::Worked {
+                        unit,
+                        second,
+                        unit_done,
+                    },
+                ))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// One recorded state: a stable id and the snapshot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Record {
+    /// Stable id: the sequence number of the trace entry that produced it.
+    /// Never reused, even after its branch is discarded.
+    pub id: u32,
+    pub snap: Snapshot,
+}
+
+/// One task of the context, with its own recorded history.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Task {
+    pub id: String,
+    /// The earlier task this follow-up references (`referenceTaskIds`).
+    pub reference_task_id: Option<String>,
+    pub(crate) records: Vec<Record>,
+}
+
+impl Task {
+    /// The recorded states, oldest first.
+    pub fn records(&self) -> &[Record] {
+        &self.records
+    }
+
+    /// The latest recorded state.
+    pub fn latest(&self) -> &Record {
+        self.records
+            .last()
+            .expect("a task always has its creation record")
+    }
+}
+
+/// The task's result, present only when it completed.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Artifact {
+    pub artifact_id: String,
+    pub name: String,
+    pub text: String,
+}

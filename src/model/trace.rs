@@ -1,0 +1,141 @@
+//! The transition trace: one entry per step and per action, refusals included.
+
+use super::action::Refusal;
+use super::state::TaskState;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// Who acted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Actor {
+    /// The A2A client (the user of the page).
+    Client,
+    /// The simulated A2A agent (the worker).
+    Agent,
+}
+
+impl Actor {
+    pub const fn label(self) -> &'static str {
+        match self {
+            Actor::Client => "client",
+            Actor::Agent => "agent",
+        }
+    }
+}
+
+/// What happened in one trace entry.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Event {
+    /// The client sent the first message and the task was created (SUBMITTED).
+    /// `follow_up` is set when it references an earlier task of the context.
+    Created { follow_up: bool },
+    /// The agent started work (SUBMITTED → WORKING, no active time).
+    Started,
+    /// The agent rejected the task before any work.
+    Rejected,
+    /// One active second of `unit`; `second` is 1-based within the unit.
+    /// When it finishes the unit, `unit_done` is set; when it finishes the
+    /// last unit, the task completes in the same entry.
+    Worked {
+        unit: u8,
+        second: u8,
+        unit_done: bool,
+    },
+    /// The task failed inside `unit` at `second`; the unit is not counted.
+    Failed { unit: u8, second: u8 },
+    /// The agent asked for clarification before starting `unit`.
+    AskedInput { unit: u8 },
+    /// The agent asked for authorization before starting `unit`.
+    AskedAuth { unit: u8 },
+    /// The client supplied clarification.
+    Clarified,
+    /// The client authorized.
+    Authorized,
+    /// The client requested cancellation.
+    CancelRequested,
+    /// The client asked for a follow-up task (recorded on the new task's
+    /// creation; a refused request is traced on the task it was asked of).
+    FollowUpRequested,
+    /// The client asked for a Step that was refused.
+    StepRequested,
+}
+
+/// How an entry ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Outcome {
+    /// It happened and recorded a new state.
+    Done,
+    /// It was accepted but changed nothing (a repeated cancel of a canceled task).
+    Unchanged,
+    /// It was refused; nothing changed.
+    Refused(Refusal),
+}
+
+/// One line of the trace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TraceEntry {
+    /// Sequence number, unique and increasing across the whole experiment.
+    pub seq: u32,
+    /// Index of the task (in the context's task list) it belongs to.
+    pub task: u16,
+    /// The recorded state this entry produced (`Done`) or was evaluated at.
+    pub at: u32,
+    /// The task's active seconds after the entry.
+    pub active_s: u32,
+    /// The task's waiting seconds after the entry.
+    pub waiting_s: u32,
+    pub actor: Actor,
+    pub event: Event,
+    /// State before; `None` for the creation of a task.
+    pub before: Option<TaskState>,
+    pub after: TaskState,
+    pub outcome: Outcome,
+}
+
+impl fmt::Display for Event {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Event::Created { follow_up: false } => f.write_str("send message: task created"),
+            Event::Created { follow_up: true } => {
+                f.write_str("send follow-up message: new task in the same context")
+            }
+            Event::Started => f.write_str("start work"),
+            Event::Rejected => f.write_str("reject before execution"),
+            Event::Worked {
+                unit,
+                second,
+                unit_done,
+            } => {
+                write!(f, "work unit {unit}, second {second}")?;
+                if unit_done {
+                    write!(f, " — unit {unit} done")?;
+                }
+                Ok(())
+            }
+            Event::Failed { unit, second } => {
+                write!(f, "fail during unit {unit} at its second {second}")
+            }
+            Event::AskedInput { unit } => write!(f, "ask for clarification before unit {unit}"),
+            Event::AskedAuth { unit } => write!(f, "ask for authorization before unit {unit}"),
+            Event::Clarified => f.write_str("supply clarification"),
+            Event::Authorized => f.write_str("authorize"),
+            Event::CancelRequested => f.write_str("request cancellation"),
+            Event::FollowUpRequested => f.write_str("request follow-up task"),
+            Event::StepRequested => f.write_str("step"),
+        }
+    }
+}
+
+impl TraceEntry {
+    /// The outcome as one line of text: "ok", "unchanged" or the refusal.
+    pub fn outcome_text(&self) -> String {
+        match self.outcome {
+            Outcome::Done => "ok".into(),
+            Outcome::Unchanged => "unchanged (idempotent)".into(),
+            Outcome::Refused(r) => match r.code() {
+                Some(code) => format!("refused {code}: {r}"),
+                None => format!("refused: {r}"),
+            },
+        }
+    }
+}

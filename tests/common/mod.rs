@@ -1,0 +1,28 @@
+//! Helpers shared by the native model tests.
+#![allow(dead_code)]
+
+use a2a_control_room::model::*;
+
+pub const SEED: u64 = 0x00A2_A000_C0FF_EE00;
+
+pub fn cfg() -> Config {
+    Config::default()
+}
+
+pub fn exp(config: Config) -> Experiment {
+    Experiment::new(config, IdSource::seeded(SEED)).expect("valid config")
+}
+
+/// Steps until the viewed state is no longer SUBMITTED/WORKING (or `limit` steps).
+pub fn run(e: &mut Experiment, limit: usize) {
+    for _ in 0..limit {
+        if e.legality(&Action::Step).is_err() {
+            return;
+        }
+        e.apply(Action::Step).expect("step allowed");
+    }
+}
+
+pub fn state(e: &Experiment) -> TaskState {
+    e.snapshot().state
+}

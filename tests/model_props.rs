@@ -1,0 +1,198 @@
+//! Property test: random configurations × random sequences of steps, actions,
+//! seeks and task selections, with the model's invariants checked after every
+//! operation. 10 000 cases by default; set PROPTEST_CASES for more.
+
+mod common;
+
+use a2a_control_room::model::*;
+use proptest::prelude::*;
+
+#[derive(Clone, Debug)]
+enum Op {
+    Act(Action),
+    Seek(usize),
+    ViewTask(usize),
+}
+
+fn config() -> impl Strategy<Value = Config> {
+    (
+        1u8..=12,
+        1u8..=10,
+        0u8..=13,
+        0u8..=13,
+        0u8..=13,
+        prop::bool::weighted(0.1),
+        prop::bool::weighted(0.8),
+    )
+        .prop_map(|(n, s, i, a, f, reject, accepts)| Config {
+            work_units: n,
+            seconds_per_unit: s,
+            input_gate: i,
+            auth_gate: a,
+            fail_during: f,
+            reject_before_execution: reject,
+            worker_accepts_cancellation: accepts,
+        })
+}
+
+fn op() -> impl Strategy<Value = Op> {
+    prop_oneof![
+        12 => Just(Op::Act(Action::Step)),
+        2 => "[a-z ]{0,12}".prop_map(|t| Op::Act(Action::SupplyClarification(t))),
+        2 => Just(Op::Act(Action::Authorize)),
+        1 => Just(Op::Act(Action::RequestCancellation)),
+        2 => Just(Op::Act(Action::FollowUp)),
+        2 => (0usize..200).prop_map(Op::Seek),
+        1 => (0usize..8).prop_map(Op::ViewTask),
+    ]
+}
+
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(10_000)
+}
+
+/// Invariants that hold for every reachable experiment.
+fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
+    let c = e.config();
+    let n = c.work_units;
+    for (i, task) in e.tasks().iter().enumerate() {
+        let recs = task.records();
+        prop_assert!(!recs.is_empty());
+        prop_assert_eq!(recs[0].snap, Snapshot::SUBMITTED);
+        for w in recs.windows(2) {
+            let (a, b) = (w[0].snap, w[1].snap);
+            prop_assert!(w[0].id < w[1].id, "record ids increase");
+            prop_assert!(!a.state.is_terminal(), "a terminal state is final");
+            prop_assert!(
+                b.completed_units >= a.completed_units,
+                "units never decrease"
+            );
+            if b.active_s != a.active_s {
+                prop_assert_eq!(b.active_s, a.active_s + 1);
+                prop_assert_eq!(
+                    a.state,
+                    TaskState::Working,
+                    "time only passes while WORKING"
+                );
+            }
+            prop_assert_eq!(b.waiting_s, 0);
+        }
+        for r in recs {
+            let s = r.snap;
+            prop_assert!(s.completed_units <= n);
+            let max_active = u32::from(s.completed_units + 1) * u32::from(c.seconds_per_unit);
+            prop_assert!(s.active_s <= max_active.min(c.active_path_seconds()));
+            if s.state == TaskState::Completed {
+                prop_assert_eq!(s.completed_units, n);
+                prop_assert_eq!(s.active_s, c.active_path_seconds());
+            }
+            if s.state == TaskState::Failed {
+                prop_assert_eq!(
+                    s.completed_units + 1,
+                    c.fail_during,
+                    "a failed unit is never counted"
+                );
+            }
+        }
+        if i > 0 {
+            let prev = &e.tasks()[i - 1];
+            prop_assert!(
+                prev.latest().snap.state.is_terminal(),
+                "follow-up only after terminal"
+            );
+            prop_assert_eq!(task.reference_task_id.as_deref(), Some(prev.id.as_str()));
+            prop_assert_ne!(&task.id, &prev.id);
+        } else {
+            prop_assert!(task.reference_task_id.is_none());
+        }
+    }
+    // A final artifact exists iff the viewed state is COMPLETED.
+    prop_assert_eq!(
+        e.final_artifact().is_some(),
+        e.snapshot().state == TaskState::Completed
+    );
+    prop_assert_eq!(
+        e.final_artifact().is_none(),
+        e.no_artifact_reason().is_some()
+    );
+    // Every recorded state has exactly one trace entry that produced it.
+    let done: Vec<u32> = e
+        .trace()
+        .iter()
+        .filter(|t| t.outcome == Outcome::Done)
+        .map(|t| t.at)
+        .collect();
+    let ids: Vec<u32> = e
+        .tasks()
+        .iter()
+        .flat_map(|t| t.records().iter().map(|r| r.id))
+        .collect();
+    prop_assert_eq!(done, ids);
+    prop_assert!(e.trace().windows(2).all(|w| w[0].seq < w[1].seq));
+    prop_assert!(e.position() < e.viewed_task().records().len());
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(cases()))]
+
+    #[test]
+    fn invariants_hold_after_every_operation(config in config(), ops in prop::collection::vec(op(), 1..80)) {
+        let mut e = Experiment::new(config, IdSource::seeded(common::SEED)).unwrap();
+        let context = e.context_id().to_string();
+        check_invariants(&e)?;
+        for op in ops {
+            let before = e.clone();
+            match op {
+                Op::Seek(p) => {
+                    let res = e.seek(p);
+                    prop_assert_eq!(res.is_ok(), p < before.viewed_task().records().len());
+                    prop_assert_eq!(e.tasks(), before.tasks(), "seek only views");
+                    prop_assert_eq!(e.trace(), before.trace());
+                }
+                Op::ViewTask(i) => {
+                    let res = e.view_task(i);
+                    prop_assert_eq!(res.is_ok(), i < before.tasks().len());
+                    prop_assert_eq!(e.tasks(), before.tasks(), "selecting a task only views");
+                }
+                Op::Act(action) => {
+                    let legal = before.legality(&action);
+                    let would = before.would_discard(&action);
+                    let res = e.apply(action.clone());
+                    if let Err(r) = legal {
+                        prop_assert_eq!(res.clone(), Err(r), "apply refuses what legality refuses");
+                    }
+                    match res {
+                        Err(_) | Ok(Applied::Unchanged) => {
+                            prop_assert_eq!(e.tasks(), before.tasks(), "refusals record nothing");
+                            prop_assert_eq!(e.trace().len(), before.trace().len() + 1, "but are traced");
+                            prop_assert_eq!(would, 0);
+                        }
+                        Ok(Applied::Recorded { discarded, .. }) => {
+                            prop_assert_eq!(discarded, would);
+                            prop_assert_eq!(discarded, before.later_count());
+                            let t = before.viewed_task_index();
+                            let kept = &before.tasks()[t].records()[..=before.position()];
+                            prop_assert_eq!(&e.tasks()[t].records()[..kept.len()], kept,
+                                "a discard removes exactly the later states");
+                            for (old, new) in before.tasks().iter().zip(e.tasks()) {
+                                prop_assert_eq!(&old.id, &new.id, "task ids never change");
+                            }
+                            if matches!(action, Action::FollowUp) {
+                                prop_assert!(before.snapshot().state.is_terminal());
+                                prop_assert_eq!(e.tasks().len(), before.tasks().len() + 1);
+                            } else {
+                                prop_assert_eq!(e.tasks().len(), before.tasks().len());
+                            }
+                        }
+                    }
+                }
+            }
+            prop_assert_eq!(e.context_id(), context.as_str(), "the context id never changes");
+            check_invariants(&e)?;
+        }
+    }
+}

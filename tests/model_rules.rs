@@ -1,0 +1,822 @@
+//! One test per rule of the task model.
+
+mod common;
+
+use a2a_control_room::model::*;
+use common::*;
+
+// ---- configuration -------------------------------------------------------
+
+#[test]
+fn defaults_match_the_design() {
+    let c = Config::default();
+    assert_eq!((c.work_units, c.seconds_per_unit), (4, 3));
+    assert_eq!((c.input_gate, c.auth_gate, c.fail_during), (0, 0, 0));
+    assert!(!c.reject_before_execution);
+    assert!(c.worker_accepts_cancellation);
+    assert_eq!(c.validate(), Ok(()));
+}
+
+#[test]
+fn every_setting_accepts_exactly_its_range() {
+    let expected = [
+        (Setting::WorkUnits, 1, 12),
+        (Setting::SecondsPerUnit, 1, 10),
+        (Setting::InputGate, 0, 13),
+        (Setting::AuthGate, 0, 13),
+        (Setting::FailDuring, 0, 13),
+    ];
+    for (setting, lo, hi) in expected {
+        for v in lo..=hi {
+            let c = cfg().with(setting, v).expect("in range");
+            assert_eq!(i64::from(c.get(setting)), v);
+        }
+        for v in [lo - 1, hi + 1, -1000, 1 << 40] {
+            let err = cfg().with(setting, v).expect_err("out of range");
+            assert_eq!(err, ConfigError { setting, value: v });
+            let msg = err.to_string();
+            assert!(msg.contains(setting.label()), "{msg}");
+            assert!(msg.contains(&format!("between {lo} and {hi}")), "{msg}");
+        }
+    }
+}
+
+#[test]
+fn a_hand_built_invalid_config_is_a_typed_error_not_a_panic() {
+    let bad = Config {
+        seconds_per_unit: 11,
+        ..Config::default()
+    };
+    let err = Experiment::new(bad, IdSource::seeded(1)).expect_err("invalid");
+    assert_eq!(err.setting, Setting::SecondsPerUnit);
+    assert_eq!(
+        err.to_string(),
+        "Seconds per unit must be between 1 and 10 (got 11)"
+    );
+    let zero_units = Config {
+        work_units: 0,
+        ..Config::default()
+    };
+    assert_eq!(
+        zero_units.validate().unwrap_err().setting,
+        Setting::WorkUnits
+    );
+}
+
+#[test]
+fn settings_describe_off_and_never_reached() {
+    let c = cfg().with(Setting::InputGate, 0).unwrap();
+    assert_eq!(c.describe(Setting::InputGate), "off");
+    let c = c.with(Setting::AuthGate, 9).unwrap();
+    assert_eq!(c.describe(Setting::AuthGate), "9 (never reached)");
+    let c = c.with(Setting::FailDuring, 4).unwrap();
+    assert_eq!(c.describe(Setting::FailDuring), "4");
+}
+
+// ---- states ----------------------------------------------------------------
+
+#[test]
+fn states_carry_the_exact_a2a_names_and_numbers() {
+    let expected = [
+        ("TASK_STATE_SUBMITTED", 1),
+        ("TASK_STATE_WORKING", 2),
+        ("TASK_STATE_COMPLETED", 3),
+        ("TASK_STATE_FAILED", 4),
+        ("TASK_STATE_CANCELED", 5),
+        ("TASK_STATE_INPUT_REQUIRED", 6),
+        ("TASK_STATE_REJECTED", 7),
+        ("TASK_STATE_AUTH_REQUIRED", 8),
+    ];
+    for (state, (name, number)) in TaskState::ALL.into_iter().zip(expected) {
+        assert_eq!(state.name(), name);
+        assert_eq!(state.number(), number);
+        assert_eq!(TaskState::from_name(name), Some(state));
+    }
+    assert_eq!(TaskState::from_name("TASK_STATE_UNSPECIFIED"), None);
+}
+
+#[test]
+fn terminal_and_interrupted_sets_are_the_specs() {
+    let terminal: Vec<_> = TaskState::ALL
+        .into_iter()
+        .filter(|s| s.is_terminal())
+        .collect();
+    assert_eq!(
+        terminal,
+        [
+            TaskState::Completed,
+            TaskState::Failed,
+            TaskState::Canceled,
+            TaskState::Rejected
+        ]
+    );
+    let interrupted: Vec<_> = TaskState::ALL
+        .into_iter()
+        .filter(|s| s.is_interrupted())
+        .collect();
+    assert_eq!(
+        interrupted,
+        [TaskState::InputRequired, TaskState::AuthRequired]
+    );
+}
+
+// ---- time and steps ----------------------------------------------------------
+
+#[test]
+fn a_new_experiment_is_one_submitted_task() {
+    let e = exp(cfg());
+    assert_eq!(e.tasks().len(), 1);
+    assert_eq!(state(&e), TaskState::Submitted);
+    assert_eq!(e.viewed_task().records().len(), 1);
+    assert_eq!(e.trace().len(), 1);
+    assert_eq!(e.trace()[0].event, Event::Created { follow_up: false });
+    assert_eq!(e.trace()[0].before, None);
+}
+
+#[test]
+fn the_first_step_starts_the_task_and_works_one_second() {
+    let mut e = exp(cfg());
+    let applied = e.apply(Action::Step).unwrap();
+    assert_eq!(
+        applied,
+        Applied::Recorded {
+            states: 2,
+            discarded: 0
+        }
+    );
+    let events: Vec<_> = e.trace().iter().map(|t| t.event).collect();
+    assert_eq!(events[1], Event::Started);
+    assert_eq!(e.trace()[1].active_s, 0, "starting takes no active time");
+    assert_eq!(
+        events[2],
+        Event::Worked {
+            unit: 1,
+            second: 1,
+            unit_done: false
+        }
+    );
+    assert_eq!(e.snapshot().active_s, 1);
+    assert_eq!(state(&e), TaskState::Working);
+}
+
+#[test]
+fn every_later_step_is_exactly_one_active_second() {
+    let mut e = exp(cfg());
+    e.apply(Action::Step).unwrap();
+    for expected in 2..=11 {
+        e.apply(Action::Step).unwrap();
+        assert_eq!(e.snapshot().active_s, expected);
+        assert_eq!(e.snapshot().completed_units as u32, expected / 3);
+    }
+}
+
+#[test]
+fn completion_takes_exactly_n_times_s_active_seconds_and_yields_the_artifact() {
+    for (n, s) in [(1, 1), (4, 3), (12, 10), (5, 7)] {
+        let c = cfg()
+            .with(Setting::WorkUnits, n)
+            .unwrap()
+            .with(Setting::SecondsPerUnit, s)
+            .unwrap();
+        let mut e = exp(c);
+        run(&mut e, 10_000);
+        assert_eq!(state(&e), TaskState::Completed);
+        assert_eq!(i64::from(e.snapshot().active_s), n * s);
+        assert_eq!(i64::from(e.snapshot().completed_units), n);
+        assert_eq!(e.snapshot().waiting_s, 0);
+        let art = e.final_artifact().expect("artifact when completed");
+        assert!(
+            art.text.contains(&format!("{n} of {n} work units")),
+            "{}",
+            art.text
+        );
+        assert_eq!(e.no_artifact_reason(), None);
+    }
+}
+
+#[test]
+fn reject_before_execution_rejects_on_the_first_step_without_work() {
+    let c = Config {
+        reject_before_execution: true,
+        ..cfg()
+    };
+    let mut e = exp(c);
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), TaskState::Rejected);
+    assert_eq!(e.snapshot().active_s, 0);
+    assert_eq!(e.trace().last().unwrap().event, Event::Rejected);
+    assert!(e.final_artifact().is_none());
+    assert!(e.no_artifact_reason().unwrap().contains("rejected"));
+}
+
+// ---- gates -------------------------------------------------------------------
+
+#[test]
+fn a_gate_at_unit_one_fires_right_after_the_start_before_any_work() {
+    let mut e = exp(cfg().with(Setting::InputGate, 1).unwrap());
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), TaskState::InputRequired);
+    assert_eq!(e.snapshot().active_s, 0);
+    assert_eq!(e.snapshot().completed_units, 0);
+    let events: Vec<_> = e.trace().iter().map(|t| t.event).collect();
+    assert_eq!(
+        events,
+        [
+            Event::Created { follow_up: false },
+            Event::Started,
+            Event::AskedInput { unit: 1 }
+        ]
+    );
+}
+
+#[test]
+fn a_gate_at_unit_k_fires_when_about_to_start_unit_k() {
+    for k in 2..=4u8 {
+        let mut e = exp(cfg().with(Setting::AuthGate, k.into()).unwrap());
+        run(&mut e, 1000);
+        assert_eq!(state(&e), TaskState::AuthRequired);
+        assert_eq!(e.snapshot().completed_units, k - 1);
+        assert_eq!(e.snapshot().active_s, u32::from(k - 1) * 3);
+        assert_eq!(
+            e.trace().last().unwrap().event,
+            Event::AskedAuth { unit: k }
+        );
+    }
+}
+
+#[test]
+fn when_both_gates_name_the_same_unit_input_comes_first_then_authorization() {
+    let c = cfg()
+        .with(Setting::InputGate, 2)
+        .unwrap()
+        .with(Setting::AuthGate, 2)
+        .unwrap();
+    let mut e = exp(c);
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::InputRequired);
+    e.apply(Action::SupplyClarification("EU only".into()))
+        .unwrap();
+    assert_eq!(state(&e), TaskState::Working);
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), TaskState::AuthRequired);
+    assert_eq!(e.snapshot().active_s, 3, "no work between the two gates");
+    e.apply(Action::Authorize).unwrap();
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::Completed);
+}
+
+#[test]
+fn a_gate_above_the_unit_count_is_never_reached() {
+    let c = cfg()
+        .with(Setting::InputGate, 5)
+        .unwrap()
+        .with(Setting::AuthGate, 13)
+        .unwrap()
+        .with(Setting::FailDuring, 13)
+        .unwrap();
+    let mut e = exp(c);
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::Completed);
+    assert!(e.trace().iter().all(|t| !matches!(
+        t.event,
+        Event::AskedInput { .. } | Event::AskedAuth { .. } | Event::Failed { .. }
+    )));
+}
+
+#[test]
+fn step_is_refused_while_interrupted_with_a_reason_naming_what_it_waits_for() {
+    let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());
+    run(&mut e, 1000);
+    let r = e.legality(&Action::Step).unwrap_err();
+    assert_eq!(r, Refusal::Interrupted(TaskState::InputRequired));
+    assert!(r.to_string().contains("clarification"));
+    assert_eq!(e.apply(Action::Step), Err(r));
+    let mut e = exp(cfg().with(Setting::AuthGate, 1).unwrap());
+    run(&mut e, 1000);
+    let r = e.legality(&Action::Step).unwrap_err();
+    assert!(r.to_string().contains("authorization"), "{r}");
+}
+
+#[test]
+fn clarification_is_accepted_only_in_input_required() {
+    let mut e = exp(cfg().with(Setting::AuthGate, 2).unwrap());
+    let act = Action::SupplyClarification("x".into());
+    assert_eq!(
+        e.legality(&act),
+        Err(Refusal::NotInputRequired(TaskState::Submitted))
+    );
+    run(&mut e, 1000);
+    assert_eq!(
+        e.legality(&act),
+        Err(Refusal::NotInputRequired(TaskState::AuthRequired)),
+        "clarification does not answer an authorization gate"
+    );
+    let before = e.clone();
+    assert!(e.apply(act).is_err());
+    assert_eq!(e.tasks(), before.tasks(), "a refusal records nothing");
+}
+
+#[test]
+fn authorize_is_accepted_only_in_auth_required() {
+    let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());
+    assert_eq!(
+        e.legality(&Action::Authorize),
+        Err(Refusal::NotAuthRequired(TaskState::Submitted))
+    );
+    run(&mut e, 1000);
+    assert_eq!(
+        e.legality(&Action::Authorize),
+        Err(Refusal::NotAuthRequired(TaskState::InputRequired)),
+        "authorization does not answer an input gate"
+    );
+}
+
+#[test]
+fn clarification_text_must_be_present_and_bounded() {
+    let mut e = exp(cfg().with(Setting::InputGate, 1).unwrap());
+    run(&mut e, 10);
+    assert_eq!(
+        e.legality(&Action::SupplyClarification("   ".into())),
+        Err(Refusal::EmptyClarification)
+    );
+    let long = "x".repeat(MAX_CLARIFICATION_CHARS + 1);
+    assert_eq!(
+        e.legality(&Action::SupplyClarification(long)),
+        Err(Refusal::ClarificationTooLong)
+    );
+    let max = "é".repeat(MAX_CLARIFICATION_CHARS);
+    assert_eq!(e.legality(&Action::SupplyClarification(max)), Ok(()));
+}
+
+#[test]
+fn resuming_keeps_task_and_context_ids_and_never_redoes_units() {
+    let c = cfg()
+        .with(Setting::InputGate, 2)
+        .unwrap()
+        .with(Setting::AuthGate, 3)
+        .unwrap();
+    let mut e = exp(c);
+    let (task_id, ctx) = (e.viewed_task().id.clone(), e.context_id().to_string());
+    run(&mut e, 1000);
+    assert_eq!(e.snapshot().completed_units, 1);
+    e.apply(Action::SupplyClarification("use the EU region".into()))
+        .unwrap();
+    assert_eq!(e.snapshot().completed_units, 1);
+    assert_eq!(e.snapshot().active_s, 3);
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::AuthRequired);
+    e.apply(Action::Authorize).unwrap();
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::Completed);
+    assert_eq!(e.viewed_task().id, task_id);
+    assert_eq!(e.context_id(), ctx);
+    assert_eq!(e.tasks().len(), 1);
+    let worked: Vec<_> = e
+        .trace()
+        .iter()
+        .filter_map(|t| match t.event {
+            Event::Worked { unit, second, .. } => Some((unit, second)),
+            _ => None,
+        })
+        .collect();
+    let expected: Vec<_> = (1..=4u8)
+        .flat_map(|u| (1..=3u8).map(move |s| (u, s)))
+        .collect();
+    assert_eq!(worked, expected, "each unit second is worked exactly once");
+    let art = e.final_artifact().unwrap();
+    assert!(art.text.contains("use the EU region"), "{}", art.text);
+    assert!(art.text.contains("Authorized"), "{}", art.text);
+}
+
+// ---- failure -----------------------------------------------------------------
+
+#[test]
+fn failure_lands_mid_unit_and_the_unit_is_not_counted() {
+    for s in 1..=10u8 {
+        let c = cfg()
+            .with(Setting::FailDuring, 3)
+            .unwrap()
+            .with(Setting::SecondsPerUnit, s.into())
+            .unwrap();
+        let mut e = exp(c);
+        run(&mut e, 1000);
+        assert_eq!(state(&e), TaskState::Failed);
+        assert_eq!(e.snapshot().completed_units, 2, "unit 3 is not counted");
+        let second = s.div_ceil(2);
+        assert_eq!(e.snapshot().active_s, 2 * u32::from(s) + u32::from(second));
+        assert_eq!(
+            e.trace().last().unwrap().event,
+            Event::Failed { unit: 3, second }
+        );
+        assert!(e.final_artifact().is_none());
+        assert!(e
+            .no_artifact_reason()
+            .unwrap()
+            .contains("failed during unit 3"));
+    }
+}
+
+// ---- cancellation --------------------------------------------------------------
+
+#[test]
+fn accepted_cancellation_cancels_with_no_artifact_even_after_units_finished() {
+    let mut e = exp(cfg());
+    for _ in 0..7 {
+        e.apply(Action::Step).unwrap();
+    }
+    assert_eq!(e.snapshot().completed_units, 2);
+    e.apply(Action::RequestCancellation).unwrap();
+    assert_eq!(state(&e), TaskState::Canceled);
+    assert_eq!(e.snapshot().completed_units, 2);
+    assert!(e.final_artifact().is_none());
+    assert!(e.no_artifact_reason().unwrap().contains("canceled"));
+}
+
+#[test]
+fn cancellation_is_allowed_in_every_non_terminal_state() {
+    let c = cfg().with(Setting::InputGate, 2).unwrap();
+    let mut e = exp(c);
+    assert_eq!(e.legality(&Action::RequestCancellation), Ok(()));
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::InputRequired);
+    e.apply(Action::RequestCancellation).unwrap();
+    assert_eq!(state(&e), TaskState::Canceled);
+}
+
+#[test]
+fn refused_cancellation_leaves_the_task_working_and_traces_minus_32002() {
+    let c = Config {
+        worker_accepts_cancellation: false,
+        ..cfg()
+    };
+    let mut e = exp(c);
+    e.apply(Action::Step).unwrap();
+    let records = e.viewed_task().records().len();
+    assert_eq!(
+        e.legality(&Action::RequestCancellation),
+        Ok(()),
+        "the request may be sent"
+    );
+    assert_eq!(
+        e.apply(Action::RequestCancellation),
+        Err(Refusal::WorkerRefusedCancellation)
+    );
+    assert_eq!(state(&e), TaskState::Working);
+    assert_eq!(
+        e.viewed_task().records().len(),
+        records,
+        "no state recorded"
+    );
+    let last = e.trace().last().unwrap();
+    assert_eq!(last.event, Event::CancelRequested);
+    assert_eq!(
+        last.outcome,
+        Outcome::Refused(Refusal::WorkerRefusedCancellation)
+    );
+    assert_eq!(Refusal::WorkerRefusedCancellation.code(), Some(-32002));
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::Completed, "work continues");
+}
+
+#[test]
+fn cancel_on_a_terminal_task_is_refused_except_an_already_canceled_one() {
+    let mut e = exp(cfg());
+    run(&mut e, 1000);
+    assert_eq!(
+        e.apply(Action::RequestCancellation),
+        Err(Refusal::NotCancelable(TaskState::Completed))
+    );
+    assert_eq!(
+        Refusal::NotCancelable(TaskState::Completed).code(),
+        Some(-32002)
+    );
+    assert_eq!(state(&e), TaskState::Completed);
+
+    let mut e = exp(cfg());
+    e.apply(Action::RequestCancellation).unwrap();
+    let before = e.tasks().to_vec();
+    assert_eq!(e.apply(Action::RequestCancellation), Ok(Applied::Unchanged));
+    assert_eq!(e.tasks(), &before[..], "idempotent: the task is unchanged");
+    assert_eq!(e.trace().last().unwrap().outcome, Outcome::Unchanged);
+}
+
+// ---- follow-up ---------------------------------------------------------------
+
+#[test]
+fn follow_up_only_after_a_terminal_state() {
+    let mut e = exp(cfg());
+    for _ in 0..3 {
+        assert!(matches!(
+            e.legality(&Action::FollowUp),
+            Err(Refusal::NotTerminal(_))
+        ));
+        e.apply(Action::Step).unwrap();
+    }
+    run(&mut e, 1000);
+    assert_eq!(e.legality(&Action::FollowUp), Ok(()));
+}
+
+#[test]
+fn a_follow_up_is_a_new_task_in_the_same_context_referencing_the_earlier_one() {
+    let mut e = exp(cfg());
+    run(&mut e, 1000);
+    let first = e.viewed_task().id.clone();
+    e.apply(Action::FollowUp).unwrap();
+    assert_eq!(e.tasks().len(), 2);
+    let t = e.viewed_task();
+    assert_ne!(t.id, first);
+    assert_eq!(t.reference_task_id.as_deref(), Some(first.as_str()));
+    assert_eq!(t.records().len(), 1, "its own history");
+    assert_eq!(state(&e), TaskState::Submitted);
+    assert_eq!(e.snapshot().active_s, 0);
+    assert_eq!(
+        e.trace().last().unwrap().event,
+        Event::Created { follow_up: true }
+    );
+}
+
+#[test]
+fn earlier_tasks_stay_viewable_and_read_only() {
+    let mut e = exp(cfg());
+    run(&mut e, 1000);
+    let first_records = e.viewed_task().records().to_vec();
+    e.apply(Action::FollowUp).unwrap();
+    e.view_task(0).unwrap();
+    assert!(e.is_read_only());
+    assert_eq!(state(&e), TaskState::Completed);
+    e.seek(2).unwrap();
+    assert_eq!(e.position(), 2);
+    for a in [
+        Action::Step,
+        Action::Authorize,
+        Action::RequestCancellation,
+        Action::FollowUp,
+        Action::SupplyClarification("x".into()),
+    ] {
+        assert_eq!(e.legality(&a), Err(Refusal::ReadOnly));
+        assert_eq!(e.apply(a), Err(Refusal::ReadOnly));
+    }
+    assert_eq!(e.tasks()[0].records(), &first_records[..]);
+    e.view_task(1).unwrap();
+    assert!(!e.is_read_only());
+    assert_eq!(e.legality(&Action::Step), Ok(()));
+}
+
+#[test]
+fn a_follow_up_runs_with_the_current_settings_gates_included() {
+    let c = cfg()
+        .with(Setting::InputGate, 2)
+        .unwrap()
+        .with(Setting::FailDuring, 3)
+        .unwrap();
+    let mut e = exp(c);
+    run(&mut e, 1000);
+    e.apply(Action::SupplyClarification("a".into())).unwrap();
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::Failed);
+    e.apply(Action::FollowUp).unwrap();
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::InputRequired, "the gate fires again");
+    assert_eq!(e.snapshot().completed_units, 1);
+}
+
+// ---- recorded states, seek and discard -------------------------------------------
+
+#[test]
+fn recorded_states_have_stable_increasing_ids() {
+    let mut e = exp(cfg());
+    for _ in 0..5 {
+        e.apply(Action::Step).unwrap();
+    }
+    let ids: Vec<u32> = e.viewed_task().records().iter().map(|r| r.id).collect();
+    assert!(ids.windows(2).all(|w| w[0] < w[1]));
+    // Discard the last three, then act: the new states get new ids, never reused.
+    e.seek(ids.len() - 4).unwrap();
+    e.apply(Action::Step).unwrap();
+    let after: Vec<u32> = e.viewed_task().records().iter().map(|r| r.id).collect();
+    assert_eq!(&after[..ids.len() - 3], &ids[..ids.len() - 3]);
+    assert!(after[ids.len() - 3] > *ids.last().unwrap());
+}
+
+#[test]
+fn seek_only_views() {
+    let mut e = exp(cfg());
+    for _ in 0..6 {
+        e.apply(Action::Step).unwrap();
+    }
+    let tasks = e.tasks().to_vec();
+    let trace = e.trace().to_vec();
+    e.seek(1).unwrap();
+    assert_eq!(e.position(), 1);
+    assert_eq!(state(&e), TaskState::Working);
+    assert_eq!(e.snapshot().active_s, 0);
+    assert_eq!(e.tasks(), &tasks[..]);
+    assert_eq!(e.trace(), &trace[..]);
+    assert_eq!(
+        e.seek(99),
+        Err(SeekError::NoSuchState {
+            position: 99,
+            count: 8
+        })
+    );
+    assert_eq!(e.position(), 1, "a failed seek changes nothing");
+    assert_eq!(
+        e.view_task(3).unwrap_err().to_string(),
+        "There is no task 4 (this context has 1)."
+    );
+}
+
+#[test]
+fn acting_from_an_earlier_state_discards_exactly_the_later_states_first() {
+    let mut e = exp(cfg());
+    for _ in 0..6 {
+        e.apply(Action::Step).unwrap();
+    }
+    let records = e.viewed_task().records().to_vec();
+    assert_eq!(records.len(), 8);
+    e.seek(3).unwrap();
+    assert_eq!(e.later_count(), 4);
+    assert_eq!(e.would_discard(&Action::Step), 4);
+    assert_eq!(
+        e.would_discard(&Action::Authorize),
+        0,
+        "a refusal discards nothing"
+    );
+    let applied = e.apply(Action::Step).unwrap();
+    assert_eq!(
+        applied,
+        Applied::Recorded {
+            states: 1,
+            discarded: 4
+        }
+    );
+    let now = e.viewed_task().records();
+    assert_eq!(now.len(), 5);
+    assert_eq!(&now[..4], &records[..4]);
+    assert_eq!(e.position(), 4);
+    // The trace lost the discarded states' entries and kept the rest.
+    let at: Vec<u32> = e.trace().iter().map(|t| t.at).collect();
+    let ids: Vec<u32> = now.iter().map(|r| r.id).collect();
+    assert_eq!(at, ids);
+}
+
+#[test]
+fn a_refused_action_in_the_past_keeps_the_later_branch_and_is_traced() {
+    let mut e = exp(cfg());
+    for _ in 0..4 {
+        e.apply(Action::Step).unwrap();
+    }
+    let records = e.viewed_task().records().to_vec();
+    e.seek(1).unwrap();
+    assert!(e.apply(Action::Authorize).is_err());
+    assert_eq!(e.viewed_task().records(), &records[..]);
+    let last = e.trace().last().unwrap();
+    assert_eq!(last.at, records[1].id);
+    assert!(matches!(last.outcome, Outcome::Refused(_)));
+    // Acting from there now discards the later states, keeping the refusal (made at state 2).
+    e.apply(Action::Step).unwrap();
+    assert!(e
+        .trace()
+        .iter()
+        .any(|t| matches!(t.outcome, Outcome::Refused(_))));
+}
+
+#[test]
+fn timeline_labels_read_position_state_and_time() {
+    let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());
+    run(&mut e, 1000);
+    let n = e.viewed_task().records().len();
+    assert_eq!(
+        e.timeline_label(n - 1),
+        format!("{n} of {n} — TASK_STATE_INPUT_REQUIRED at 3 s")
+    );
+}
+
+// ---- trace and legality ----------------------------------------------------------
+
+#[test]
+fn every_step_and_action_leaves_a_trace_entry_with_unique_increasing_seq() {
+    let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());
+    let mut expected = 1;
+    for a in [
+        Action::Step,
+        Action::Authorize,
+        Action::Step,
+        Action::Step,
+        Action::Step,
+        Action::Step,
+        Action::FollowUp,
+        Action::SupplyClarification("go".into()),
+        Action::Step,
+    ] {
+        let before = e.trace().len();
+        let res = e.apply(a);
+        let added = e.trace().len() - before;
+        match res {
+            Ok(Applied::Recorded { states, .. }) => assert_eq!(added, states),
+            _ => assert_eq!(added, 1),
+        }
+        expected += added;
+    }
+    assert_eq!(e.trace().len(), expected);
+    assert!(e.trace().windows(2).all(|w| w[0].seq < w[1].seq));
+}
+
+#[test]
+fn apply_refuses_exactly_what_legality_refuses() {
+    let configs = [
+        cfg(),
+        cfg().with(Setting::InputGate, 1).unwrap(),
+        cfg().with(Setting::AuthGate, 2).unwrap(),
+        Config {
+            reject_before_execution: true,
+            ..cfg()
+        },
+    ];
+    for c in configs {
+        let mut e = exp(c);
+        for _ in 0..30 {
+            for a in [
+                Action::Authorize,
+                Action::SupplyClarification("t".into()),
+                Action::FollowUp,
+            ] {
+                let legal = e.legality(&a);
+                let mut probe = e.clone();
+                match (legal, probe.apply(a)) {
+                    (Err(l), Err(r)) => assert_eq!(l, r),
+                    (Ok(()), Ok(_)) => {}
+                    other => panic!("legality and apply disagree: {other:?}"),
+                }
+            }
+            if e.apply(Action::Step).is_err() {
+                break;
+            }
+        }
+    }
+}
+
+#[test]
+fn play_maps_the_active_path_onto_one_minute() {
+    assert_eq!(play_interval_ms(&cfg(), 1.0), 5000);
+    assert_eq!(play_interval_ms(&cfg(), 2.0), 2500);
+    assert_eq!(play_interval_ms(&cfg(), 0.5), 10_000);
+    let big = cfg()
+        .with(Setting::WorkUnits, 12)
+        .unwrap()
+        .with(Setting::SecondsPerUnit, 10)
+        .unwrap();
+    assert_eq!(play_interval_ms(&big, 1.0), 500);
+    assert_eq!(
+        play_interval_ms(&big, f64::NAN),
+        500,
+        "a bad speed falls back to 1×"
+    );
+}
+
+// ---- ids -------------------------------------------------------------------------
+
+#[test]
+fn ids_are_uuid_v4_and_reproducible_from_the_seed() {
+    let mut a = IdSource::seeded(42);
+    let mut b = IdSource::seeded(42);
+    let mut c = IdSource::seeded(43);
+    let xs: Vec<String> = (0..100).map(|_| a.next_id()).collect();
+    let ys: Vec<String> = (0..100).map(|_| b.next_id()).collect();
+    assert_eq!(xs, ys);
+    assert_ne!(xs[0], c.next_id());
+    let unique: std::collections::HashSet<_> = xs.iter().collect();
+    assert_eq!(unique.len(), 100);
+    for id in &xs {
+        let u = uuid::Uuid::parse_str(id).expect("a UUID");
+        assert_eq!(u.get_version_num(), 4);
+        assert_eq!(id, &u.hyphenated().to_string());
+    }
+}
+
+#[test]
+fn the_same_seed_and_actions_give_the_same_experiment() {
+    let run_once = || {
+        let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());
+        run(&mut e, 100);
+        e.apply(Action::SupplyClarification("same".into())).unwrap();
+        run(&mut e, 100);
+        e.apply(Action::FollowUp).unwrap();
+        e
+    };
+    assert_eq!(run_once(), run_once());
+}
+
+#[test]
+fn restart_makes_a_fresh_context_with_the_same_settings() {
+    let c = cfg().with(Setting::WorkUnits, 2).unwrap();
+    let mut e = exp(c);
+    run(&mut e, 100);
+    let (ctx, task) = (e.context_id().to_string(), e.viewed_task().id.clone());
+    e.restart();
+    assert_eq!(e.config(), &c);
+    assert_eq!(e.tasks().len(), 1);
+    assert_eq!(state(&e), TaskState::Submitted);
+    assert_ne!(e.context_id(), ctx);
+    assert_ne!(e.viewed_task().id, task);
+}
