@@ -56,8 +56,6 @@ fn bench_steps() {
 }
 
 fn bytes_per_record(e: &Experiment) -> f64 {
-    let record = std::mem::size_of::<Record>();
-    let entry = std::mem::size_of::<TraceEntry>();
     let task_overhead: usize = e
         .tasks()
         .iter()
@@ -65,10 +63,10 @@ fn bytes_per_record(e: &Experiment) -> f64 {
             std::mem::size_of::<Task>()
                 + t.id.capacity()
                 + t.reference_task_id.as_ref().map_or(0, String::capacity)
-                + t.records().len() * record
+                + std::mem::size_of_val(t.records())
         })
         .sum();
-    let trace = e.trace().len() * entry;
+    let trace = std::mem::size_of_val(e.trace());
     (task_overhead + trace) as f64 / e.total_records() as f64
 }
 

@@ -2,6 +2,8 @@
 //! seeks and task selections, with the model's invariants checked after every
 //! operation. 10 000 cases by default; set PROPTEST_CASES for more.
 
+#![cfg(not(target_arch = "wasm32"))]
+
 mod common;
 
 use a2a_control_room::model::*;

@@ -2,6 +2,12 @@
 
 mod common;
 
+// The same tests run natively and, under wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use a2a_control_room::model::*;
 use common::*;
 

@@ -1,0 +1,129 @@
+//! The page: layout, keyboard shortcuts and the playback clock.
+
+use super::store::Store;
+use super::{actions, configure, inspect, playback, tasks, timeline, trace};
+use crate::model::play_interval_ms;
+use leptos::ev;
+use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+
+/// The whole control room, over a fresh experiment with ids seeded from `seed`.
+#[component]
+pub fn ControlRoom(seed: u64) -> impl IntoView {
+    let store = Store::new(seed);
+    provide_context(store);
+    playback_clock(store);
+    keyboard_shortcuts(store);
+
+    view! {
+        <header class="masthead">
+            <p class="eyebrow">"A2A · Task Control Room"</p>
+            <h1>"A2A Task Control Room"</h1>
+            <p class="lede">
+                "Task lifecycle: resume interrupted work. Interrupt a simulated A2A v1.0 task, "
+                "supply what it needs, and follow the actual state and artifact changes."
+            </p>
+        </header>
+        <div class="messages">
+            <div role="alert" class="alert" data-testid="alert">
+                {move || store.alert.get().map(|msg| view! {
+                    <p>
+                        <span>{msg}</span>
+                        <button class="link" on:click=move |_| store.alert.set(None)>"Dismiss"</button>
+                    </p>
+                })}
+            </div>
+            <p class="notice" data-testid="notice">{move || store.notice.get()}</p>
+        </div>
+        <main class="room">
+            <div class="col col-controls">
+                <configure::ConfigurePanel/>
+                <actions::ActPanel/>
+                <playback::PlaybackPanel/>
+            </div>
+            <div class="col col-state">
+                <inspect::InspectPanel/>
+                <timeline::TimelinePanel/>
+                <tasks::TasksPanel/>
+            </div>
+            <div class="col col-trace">
+                <trace::TracePanel/>
+            </div>
+        </main>
+        <footer class="footnote">
+            <p>
+                "Offline task-state teaching model, not an A2A server. Work units and active-time "
+                "durations are illustrative. Waiting is excluded from active time; the view is "
+                "deliberately paused during interruptions. Input and authorization interruptions "
+                "resume the same task; completed, failed, canceled and rejected tasks are terminal, "
+                "and follow-ups use a new task id. Cancellation acceptance is a model switch, not a "
+                "universal server guarantee. No credentials, external services or real artifacts are "
+                "used; nothing here survives closing the tab."
+            </p>
+        </footer>
+    }
+}
+
+/// While playing, one Step per tick; the tick maps N·S active seconds onto a
+/// minute at 1×. The interval is replaced whenever speed or settings change.
+fn playback_clock(store: Store) {
+    Effect::new(
+        move |prev: Option<Option<leptos::prelude::IntervalHandle>>| {
+            if let Some(Some(handle)) = prev {
+                handle.clear();
+            }
+            if !store.playing.get() {
+                return None;
+            }
+            let ms = store
+                .exp
+                .with(|e| play_interval_ms(e.config(), store.speed.get()));
+            set_interval_with_handle(
+                move || {
+                    store.step();
+                },
+                Duration::from_millis(u64::from(ms)),
+            )
+            .ok()
+        },
+    );
+}
+
+/// Space toggles Play/Pause, → steps, `[` and `]` move through recorded
+/// states. None fires while focus is in a text field or on a control that
+/// uses those keys itself (sliders, selects; Space on buttons and links).
+fn keyboard_shortcuts(store: Store) {
+    let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
+        if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
+            return;
+        }
+        let target = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        let tag = target
+            .as_ref()
+            .map(|t| t.tag_name().to_ascii_lowercase())
+            .unwrap_or_default();
+        let editable = target
+            .as_ref()
+            .is_some_and(|t| t.closest("[contenteditable]").ok().flatten().is_some());
+        if editable || matches!(tag.as_str(), "input" | "textarea" | "select") {
+            return;
+        }
+        match ev.key().as_str() {
+            " " if !matches!(tag.as_str(), "button" | "a" | "summary") => {
+                ev.prevent_default();
+                store.toggle_play();
+            }
+            "ArrowRight" => {
+                ev.prevent_default();
+                store.step();
+            }
+            "[" => store.seek_by(-1),
+            "]" => store.seek_by(1),
+            _ => {}
+        }
+    });
+    on_cleanup(move || handle.remove());
+}

@@ -1,0 +1,108 @@
+//! Inspect: identity, state, progress, time and the final artifact.
+
+use super::store::Store;
+use crate::model::TaskState;
+use leptos::prelude::*;
+
+/// A monospace id with a copy button.
+#[component]
+fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) -> impl IntoView {
+    let store = expect_context::<Store>();
+    let copy = move |_| {
+        let text = value.get_untracked();
+        let clipboard = window().navigator().clipboard();
+        let promise = clipboard.write_text(&text);
+        let store = store;
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(promise).await {
+                Ok(_) => store.status.set(format!("{label} copied.")),
+                Err(_) => store.alert.set(Some(format!(
+                    "Could not copy the {label} (the browser denied clipboard access); select it and copy by hand."
+                ))),
+            }
+        });
+    };
+    view! {
+        <dt>{label}</dt>
+        <dd class="id">
+            <code data-testid=testid>{move || value.get()}</code>
+            <button class="link" aria-label=format!("Copy {label}") on:click=copy>"Copy"</button>
+        </dd>
+    }
+}
+
+#[component]
+pub fn InspectPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let snap = move || store.exp.with(|e| *e.snapshot());
+    let n = move || store.exp.with(|e| e.config().work_units);
+    let s = move || store.exp.with(|e| e.config().seconds_per_unit);
+    let task_id = Signal::derive(move || store.exp.with(|e| e.viewed_task().id.clone()));
+    let context_id = Signal::derive(move || store.exp.with(|e| e.context_id().to_string()));
+    let state = move || snap().state;
+    let units = move || {
+        let snap = snap();
+        let (n, s) = (n(), u32::from(s()));
+        let into = snap.active_s - u32::from(snap.completed_units) * s;
+        (1..=n)
+            .map(|u| {
+                let class = if u <= snap.completed_units {
+                    "unit done"
+                } else if u == snap.completed_units + 1 && snap.state == TaskState::Failed {
+                    "unit failed"
+                } else if u == snap.completed_units + 1 && into > 0 {
+                    "unit partial"
+                } else {
+                    "unit"
+                };
+                let pct = if u == snap.completed_units + 1 {
+                    into * 100 / s
+                } else {
+                    0
+                };
+                view! { <span class=class style=format!("--fill: {pct}%") title=format!("Unit {u}")></span> }
+            })
+            .collect_view()
+    };
+    view! {
+        <section class="panel inspect" aria-labelledby="inspect-h">
+            <h2 id="inspect-h">"Inspect identity and state"</h2>
+            <p class="state-line">
+                <span class=move || format!("badge {}", state().family())>{move || state().label()}</span>
+                <code data-testid="task-state">{move || state().name()}</code>
+            </p>
+            <p role="status" class="status" data-testid="status">{move || store.status.get()}</p>
+            <dl class="facts">
+                <CopyableId label="Task id" testid="task-id" value=task_id/>
+                <CopyableId label="Context id" testid="context-id" value=context_id/>
+                <dt>"Completed units"</dt>
+                <dd>
+                    <span data-testid="completed-units">
+                        {move || format!("{} / {}", snap().completed_units, n())}
+                    </span>
+                    <span class="units" aria-hidden="true">{units}</span>
+                </dd>
+                <dt>"Active time"</dt>
+                <dd data-testid="active-time">
+                    {move || format!("{} s of {} s", snap().active_s, u32::from(n()) * u32::from(s()))}
+                </dd>
+                <dt>"Waiting time"</dt>
+                <dd>
+                    <span data-testid="waiting-time">{move || format!("{} s", snap().waiting_s)}</span>
+                    <Show when=move || state().is_interrupted()>
+                        <span class="muted">" — the clock stands still while the task waits for you"</span>
+                    </Show>
+                </dd>
+            </dl>
+            <h3>"Final artifact"</h3>
+            {move || store.exp.with(|e| match e.final_artifact() {
+                Some(a) => view! {
+                    <pre class="artifact" data-testid="final-artifact">{a.text}</pre>
+                }.into_any(),
+                None => view! {
+                    <p class="muted" data-testid="no-artifact">{e.no_artifact_reason()}</p>
+                }.into_any(),
+            })}
+        </section>
+    }
+}

@@ -1,0 +1,240 @@
+//! The page's one store: the experiment and the little UI state around it.
+//! Every panel reads from here and changes things only through its methods,
+//! so every rule stays in the model.
+
+use crate::model::{Action, Applied, Config, Experiment, IdSource, Setting, TaskState};
+use leptos::prelude::*;
+
+/// The playback speeds offered, as multiples of 1×.
+pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 10.0];
+
+/// The clarification text a fresh page proposes.
+pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 100 EUR.";
+
+/// Shared, `Copy` handle to the page's state.
+#[derive(Clone, Copy)]
+pub struct Store {
+    pub exp: RwSignal<Experiment>,
+    pub playing: RwSignal<bool>,
+    pub speed: RwSignal<f64>,
+    pub clarification: RwSignal<String>,
+    /// A refusal or bad input, shown in the `role="alert"` region.
+    pub alert: RwSignal<Option<String>>,
+    /// The last transition or playback event, announced in `role="status"`.
+    pub status: RwSignal<String>,
+    /// A quieter note, e.g. that a settings change started a fresh experiment.
+    pub notice: RwSignal<Option<String>>,
+}
+
+impl Store {
+    /// A store over a fresh default experiment with ids from `seed`.
+    pub fn new(seed: u64) -> Store {
+        let exp = Experiment::new(Config::default(), IdSource::seeded(seed))
+            .expect("the default config is valid");
+        Store {
+            exp: RwSignal::new(exp),
+            playing: RwSignal::new(false),
+            speed: RwSignal::new(1.0),
+            clarification: RwSignal::new(DEFAULT_CLARIFICATION.to_string()),
+            alert: RwSignal::new(None),
+            status: RwSignal::new(String::new()),
+            notice: RwSignal::new(None),
+        }
+    }
+
+    /// Whether `action` is allowed now, or why not (the model's legality).
+    pub fn legality(&self, action: &Action) -> Result<(), String> {
+        self.exp
+            .with(|e| e.legality(action))
+            .map_err(|r| r.to_string())
+    }
+
+    /// Carries out an action, announcing what changed or alerting why not.
+    pub fn act(&self, action: Action) -> bool {
+        let before = self.exp.with_untracked(|e| e.snapshot().state);
+        let label = action.label();
+        let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
+            return false;
+        };
+        match result {
+            Ok(applied) => {
+                self.alert.set(None);
+                let after = self.exp.with_untracked(|e| e.snapshot().state);
+                if let Applied::Recorded { discarded, .. } = applied {
+                    if discarded > 0 {
+                        self.notice.set(Some(format!(
+                            "{label}: discarded {discarded} later recorded state{}.",
+                            plural(discarded)
+                        )));
+                    }
+                } else {
+                    self.status.set(format!(
+                        "{label}: the task is already {after}; nothing changed."
+                    ));
+                }
+                if after != before {
+                    self.status.set(self.describe_state());
+                }
+                true
+            }
+            Err(refusal) => {
+                self.alert.set(Some(format!("{label} refused: {refusal}")));
+                false
+            }
+        }
+    }
+
+    /// One Step; during playback, stops it (and says why) when the task can
+    /// no longer run.
+    pub fn step(&self) -> bool {
+        let ok = self.act(Action::Step);
+        if self.playing.get_untracked() {
+            if let Err(why) = self.exp.with_untracked(|e| e.legality(&Action::Step)) {
+                self.playing.set(false);
+                self.status
+                    .set(format!("{} Playback stopped: {why}", self.describe_state()));
+            }
+        }
+        ok
+    }
+
+    /// Play/Pause toggle.
+    pub fn toggle_play(&self) {
+        if self.playing.get_untracked() {
+            self.playing.set(false);
+            self.status.set("Playback paused.".into());
+        } else if let Err(why) = self.exp.with_untracked(|e| e.legality(&Action::Step)) {
+            self.alert.set(Some(format!("Play refused: {why}")));
+        } else {
+            self.alert.set(None);
+            self.playing.set(true);
+            self.status.set("Playing.".into());
+        }
+    }
+
+    /// Changes one numeric setting from its text form; starts a fresh
+    /// experiment, or alerts and keeps the current run when the value is bad.
+    pub fn set_setting(&self, setting: Setting, raw: &str) {
+        let parsed = raw.trim().parse::<i64>();
+        let config = self.exp.with_untracked(|e| *e.config());
+        match parsed {
+            Err(_) => self.alert.set(Some(format!(
+                "{} must be a whole number (got “{}”).",
+                setting.label(),
+                raw
+            ))),
+            Ok(v) if i64::from(config.get(setting)) == v => {}
+            Ok(v) => match config.with(setting, v) {
+                Ok(config) => self.fresh(config, setting.label()),
+                Err(e) => self.alert.set(Some(e.to_string())),
+            },
+        }
+    }
+
+    /// Changes one of the two switches; starts a fresh experiment.
+    pub fn set_switch(&self, reject: Option<bool>, accepts: Option<bool>) {
+        let mut config = self.exp.with_untracked(|e| *e.config());
+        let label = if let Some(r) = reject {
+            config.reject_before_execution = r;
+            "Reject before execution"
+        } else {
+            config.worker_accepts_cancellation = accepts.unwrap_or(true);
+            "Worker accepts cancellation"
+        };
+        self.fresh(config, label);
+    }
+
+    fn fresh(&self, config: Config, changed: &str) {
+        let ids = self.exp.with_untracked(|e| e.ids().clone());
+        let fresh = match Experiment::new(config, ids) {
+            Ok(fresh) => fresh,
+            Err(e) => return self.alert.set(Some(e.to_string())),
+        };
+        self.playing.set(false);
+        self.alert.set(None);
+        self.exp.set(fresh);
+        self.notice.set(Some(format!(
+            "{changed} changed: a fresh experiment started (new task and context ids)."
+        )));
+        self.status.set(self.describe_state());
+    }
+
+    /// Restart experiment: same settings, fresh ids.
+    pub fn restart(&self) {
+        self.playing.set(false);
+        self.alert.set(None);
+        self.exp.update(|e| e.restart());
+        self.notice
+            .set(Some("Experiment restarted with the same settings.".into()));
+        self.status.set(self.describe_state());
+    }
+
+    /// Views another recorded state of the viewed task.
+    pub fn seek(&self, position: usize) {
+        self.playing.set(false);
+        if let Some(Err(e)) = self.exp.try_update(|e| e.seek(position)) {
+            self.alert.set(Some(e.to_string()));
+        }
+    }
+
+    /// Moves the viewed recorded state by `delta`, staying in range.
+    pub fn seek_by(&self, delta: isize) {
+        let (pos, len) = self
+            .exp
+            .with_untracked(|e| (e.position(), e.viewed_task().records().len()));
+        let target = pos.saturating_add_signed(delta).min(len - 1);
+        if target != pos {
+            self.seek(target);
+        }
+    }
+
+    /// Views another task of the context.
+    pub fn view_task(&self, index: usize) {
+        self.playing.set(false);
+        if let Some(Err(e)) = self.exp.try_update(|e| e.view_task(index)) {
+            self.alert.set(Some(e.to_string()));
+        }
+    }
+
+    /// One sentence on the viewed state, for the status region.
+    pub fn describe_state(&self) -> String {
+        self.exp.with_untracked(|e| {
+            let s = e.snapshot();
+            let n = e.config().work_units;
+            let what = match s.state {
+                TaskState::Submitted => "submitted, not started yet".to_string(),
+                TaskState::Working => format!("working, {} / {n} units done", s.completed_units),
+                TaskState::InputRequired => {
+                    format!(
+                        "waiting for clarification before unit {}",
+                        s.completed_units + 1
+                    )
+                }
+                TaskState::AuthRequired => {
+                    format!(
+                        "waiting for authorization before unit {}",
+                        s.completed_units + 1
+                    )
+                }
+                TaskState::Completed => "completed with a final artifact".to_string(),
+                TaskState::Failed => format!("failed during unit {}", s.completed_units + 1),
+                TaskState::Canceled => "canceled, no final artifact".to_string(),
+                TaskState::Rejected => "rejected before any work".to_string(),
+            };
+            format!(
+                "Task {} is {} — {what}.",
+                e.viewed_task_index() + 1,
+                s.state
+            )
+        })
+    }
+}
+
+/// "s" when `n` is not 1.
+pub fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

@@ -1,0 +1,73 @@
+//! Timeline: a slider over the viewed task's recorded states.
+
+use super::store::{plural, Store};
+use leptos::prelude::*;
+
+#[component]
+pub fn TimelinePanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let count = move || store.exp.with(|e| e.viewed_task().records().len());
+    let position = move || store.exp.with(|e| e.position());
+    let label = move || store.exp.with(|e| e.timeline_label(e.position()));
+    let later = move || store.exp.with(|e| e.later_count());
+    let read_only = move || store.exp.with(|e| e.is_read_only());
+    view! {
+        <section class="panel" aria-labelledby="timeline-h">
+            <h2 id="timeline-h">"Recorded states"</h2>
+            <div class="field timeline">
+                <label for="recorded-state">"Recorded state"</label>
+                <button
+                    class="icon"
+                    aria-label="Previous recorded state"
+                    disabled=move || position() == 0
+                    on:click=move |_| store.seek_by(-1)
+                >
+                    "‹"
+                </button>
+                <input
+                    type="range"
+                    id="recorded-state"
+                    min="0"
+                    max=move || (count() - 1).to_string()
+                    step="1"
+                    prop:value=move || position().to_string()
+                    aria-valuetext=label
+                    on:input=move |ev| {
+                        if let Ok(p) = event_target_value(&ev).parse::<usize>() {
+                            store.seek(p);
+                        }
+                    }
+                />
+                <button
+                    class="icon"
+                    aria-label="Next recorded state"
+                    disabled=move || later() == 0
+                    on:click=move |_| store.seek_by(1)
+                >
+                    "›"
+                </button>
+            </div>
+            <p class="readout" data-testid="timeline-position">
+                {move || format!("{} / {}", position() + 1, count())}
+                " · "
+                {label}
+            </p>
+            <Show when=move || { later() > 0 && !read_only() }>
+                <p class="warning" data-testid="discard-warning">
+                    {move || {
+                        let n = later();
+                        format!(
+                            "You are viewing an earlier state. Step, Play or an action taken now discards the {n} later recorded state{} of this task.",
+                            plural(n)
+                        )
+                    }}
+                </p>
+            </Show>
+            <Show when=read_only>
+                <p class="warning" data-testid="read-only-note">
+                    "You are viewing an earlier task of this context: read-only. Select the latest task to act."
+                </p>
+            </Show>
+        </section>
+    }
+}

@@ -1,0 +1,125 @@
+//! The live transition trace (`role="log"`), oldest first.
+//!
+//! The list can hold tens of thousands of entries, so it is kept in sync with
+//! the model by hand: a new entry appends one `<li>`; a discarded branch
+//! removes exactly the entries that went; nothing else is re-rendered. Text is
+//! set with `textContent`, never parsed as HTML.
+
+use super::store::Store;
+use crate::model::{Experiment, Outcome, TraceEntry};
+use leptos::html::Ol;
+use leptos::prelude::*;
+
+/// What the DOM list currently shows.
+#[derive(Default)]
+struct Shown {
+    context: String,
+    seqs: Vec<u32>,
+    highlighted: Option<u32>,
+}
+
+#[component]
+pub fn TracePanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let list = NodeRef::<Ol>::new();
+    let shown = StoredValue::new(Shown::default());
+    Effect::new(move |_| {
+        let Some(ol) = list.get() else { return };
+        store.exp.with(|e| shown.update_value(|s| sync(&ol, e, s)));
+    });
+    let count = move || store.exp.with(|e| e.trace().len());
+    view! {
+        <section class="panel trace-panel" aria-labelledby="trace-h">
+            <h2 id="trace-h">
+                "State and action trace "
+                <span class="muted" data-testid="trace-count">{move || format!("({} entries)", count())}</span>
+            </h2>
+            <p class="hint trace-legend">"# · task · active time · actor · action · state before → after · outcome"</p>
+            <ol class="trace" role="log" aria-live="off" aria-label="State and action trace" data-testid="trace" node_ref=list></ol>
+        </section>
+    }
+}
+
+fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
+    let trace = e.trace();
+    if shown.context != e.context_id() {
+        ol.set_text_content(None);
+        shown.seqs.clear();
+        shown.highlighted = None;
+        shown.context = e.context_id().to_string();
+    }
+    let k = shown.seqs.len();
+    let keep = if k <= trace.len() && (k == 0 || trace[k - 1].seq == shown.seqs[k - 1]) {
+        k
+    } else {
+        // Entries are only ever removed or appended, and their seqs increase:
+        // the first mismatch is where the discarded branch began.
+        shown
+            .seqs
+            .iter()
+            .zip(trace)
+            .take_while(|(s, t)| **s == t.seq)
+            .count()
+    };
+    for _ in keep..k {
+        if let Some(last) = ol.last_element_child() {
+            last.remove();
+        }
+    }
+    shown.seqs.truncate(keep);
+    let stick = ol.scroll_top() + ol.client_height() + 40 >= ol.scroll_height();
+    let document = document();
+    for entry in &trace[keep..] {
+        if let Ok(li) = render_entry(&document, entry) {
+            let _ = ol.append_child(&li);
+            shown.seqs.push(entry.seq);
+        }
+    }
+    // Highlight the entry that produced the viewed recorded state.
+    let viewed = e.viewed_record().id;
+    if shown.highlighted != Some(viewed) {
+        for (seq, on) in [(shown.highlighted, false), (Some(viewed), true)] {
+            if let Some(seq) = seq {
+                if let Ok(Some(el)) = ol.query_selector(&format!("li[data-seq=\"{seq}\"]")) {
+                    let _ = el.class_list().toggle_with_force("viewed", on);
+                }
+            }
+        }
+        shown.highlighted = Some(viewed);
+    }
+    if stick && keep < trace.len() {
+        ol.set_scroll_top(ol.scroll_height());
+    }
+}
+
+fn render_entry(
+    document: &web_sys::Document,
+    t: &TraceEntry,
+) -> Result<web_sys::Element, wasm_bindgen::JsValue> {
+    let li = document.create_element("li")?;
+    li.set_attribute("data-testid", "trace-entry")?;
+    li.set_attribute("data-seq", &t.seq.to_string())?;
+    let outcome_class = match t.outcome {
+        Outcome::Done => "ok",
+        Outcome::Unchanged => "unchanged",
+        Outcome::Refused(_) => "refused",
+    };
+    li.set_class_name(&format!("entry {outcome_class} {}", t.actor.label()));
+    let before = t.before.map_or("—", |s| s.name());
+    let cells = [
+        ("seq", format!("#{}", t.seq)),
+        ("task", format!("T{}", t.task + 1)),
+        ("time", format!("{} s", t.active_s)),
+        ("actor", t.actor.label().to_string()),
+        ("what", t.event.to_string()),
+        ("states", format!("{before} → {}", t.after.name())),
+        ("outcome", t.outcome_text()),
+    ];
+    for (class, text) in cells {
+        let span = document.create_element("span")?;
+        span.set_class_name(class);
+        span.set_text_content(Some(&text));
+        li.append_child(&span)?;
+    }
+    Ok(li)
+}

@@ -1,0 +1,284 @@
+//! The control room in headless Chromium: each panel driven as a user would.
+#![cfg(target_arch = "wasm32")]
+
+use a2a_control_room::ui::ControlRoom;
+use leptos::prelude::*;
+use leptos::task::tick;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+struct Page {
+    root: HtmlElement,
+    _handle: leptos::mount::UnmountHandle<leptos::tachys::view::any_view::AnyViewState>,
+}
+
+async fn mount() -> Page {
+    let doc = document();
+    let root: HtmlElement = doc.create_element("div").unwrap().unchecked_into();
+    doc.body().unwrap().append_child(&root).unwrap();
+    let handle =
+        leptos::mount::mount_to(root.clone(), || view! { <ControlRoom seed=42/> }.into_any());
+    tick().await;
+    Page {
+        root,
+        _handle: handle,
+    }
+}
+
+impl Drop for Page {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
+
+impl Page {
+    fn q(&self, sel: &str) -> Element {
+        self.root
+            .query_selector(sel)
+            .unwrap()
+            .unwrap_or_else(|| panic!("no element {sel}"))
+    }
+    fn text(&self, sel: &str) -> String {
+        self.q(sel).text_content().unwrap_or_default()
+    }
+    fn count(&self, sel: &str) -> u32 {
+        self.root.query_selector_all(sel).unwrap().length()
+    }
+    fn disabled(&self, sel: &str) -> bool {
+        self.q(sel).has_attribute("disabled")
+    }
+    async fn click(&self, sel: &str) {
+        self.q(sel).unchecked_into::<HtmlElement>().click();
+        tick().await;
+    }
+    async fn set_range(&self, sel: &str, value: u32) {
+        let input: HtmlInputElement = self.q(sel).unchecked_into();
+        input.set_value(&value.to_string());
+        let ev = web_sys::Event::new("input").unwrap();
+        input.dispatch_event(&ev).unwrap();
+        tick().await;
+    }
+    async fn key(&self, key: &str) {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(key);
+        init.set_bubbles(true);
+        let ev =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        document().body().unwrap().dispatch_event(&ev).unwrap();
+        tick().await;
+    }
+    fn state(&self) -> String {
+        self.text("[data-testid=task-state]")
+    }
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    tick().await;
+}
+
+#[wasm_bindgen_test]
+async fn step_button_advances_the_default_task() {
+    let p = mount().await;
+    assert!(p.text("h1").contains("A2A Task Control Room"));
+    assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    let id = p.text("[data-testid=task-id]");
+    assert_eq!(id.len(), 36, "a UUID: {id}");
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    assert_eq!(p.text("[data-testid=active-time]"), "1 s of 12 s");
+    assert_eq!(p.text("[data-testid=task-id]"), id);
+}
+
+#[wasm_bindgen_test]
+async fn buttons_follow_the_models_legality_and_show_why() {
+    let p = mount().await;
+    for (button, reason_word) in [
+        ("#act-clarify", "TASK_STATE_INPUT_REQUIRED"),
+        ("#act-authorize", "TASK_STATE_AUTH_REQUIRED"),
+        ("#act-follow-up", "terminal"),
+    ] {
+        assert!(p.disabled(button), "{button} starts disabled");
+        let reason_id = p.q(button).get_attribute("aria-describedby").unwrap();
+        let reason = p.text(&format!("#{reason_id}"));
+        assert!(reason.contains(reason_word), "{button}: {reason}");
+    }
+    assert!(!p.disabled("#act-cancel"));
+    p.set_range("#setting-require-input-before-unit", 1).await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
+    assert!(!p.disabled("#act-clarify"));
+    assert!(
+        p.disabled("#act-authorize"),
+        "authorize does not answer an input gate"
+    );
+    assert!(p.disabled("#step"));
+    assert!(p.disabled("#play"));
+    assert!(p.text("#step-reason").contains("waiting for clarification"));
+    p.click("#act-clarify").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    assert!(p.disabled("#act-clarify"));
+}
+
+#[wasm_bindgen_test]
+async fn a_settings_change_starts_a_fresh_experiment_and_says_so() {
+    let p = mount().await;
+    p.click("#step").await;
+    let (task, ctx) = (
+        p.text("[data-testid=task-id]"),
+        p.text("[data-testid=context-id]"),
+    );
+    p.set_range("#setting-work-units", 7).await;
+    assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    assert_ne!(p.text("[data-testid=task-id]"), task);
+    assert_ne!(p.text("[data-testid=context-id]"), ctx);
+    assert_eq!(p.text("[data-testid=completed-units]"), "0 / 7");
+    assert!(p.text("[data-testid=notice]").contains("fresh experiment"));
+    assert_eq!(p.count("[data-testid=trace-entry]"), 1);
+    p.set_range("#setting-fail-during-unit", 9).await;
+    assert_eq!(
+        p.text("[data-testid=value-fail-during-unit]"),
+        "9 (never reached)"
+    );
+    p.set_range("#setting-fail-during-unit", 0).await;
+    assert_eq!(p.text("[data-testid=value-fail-during-unit]"), "off");
+}
+
+#[wasm_bindgen_test]
+async fn play_stops_by_itself_at_an_interruption_and_says_why() {
+    let p = mount().await;
+    p.set_range("#setting-work-units", 12).await;
+    p.set_range("#setting-seconds-per-unit", 10).await;
+    p.set_range("#setting-require-input-before-unit", 2).await;
+    let speed: web_sys::HtmlSelectElement = p.q("#speed").unchecked_into();
+    speed.set_value("10");
+    speed
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    p.click("#play").await;
+    assert_eq!(p.text("#play"), "Pause");
+    for _ in 0..60 {
+        if p.state() == "TASK_STATE_INPUT_REQUIRED" {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
+    assert_eq!(p.text("#play"), "Play", "playback stopped by itself");
+    assert!(p.text("[data-testid=status]").contains("Playback stopped"));
+    assert_eq!(p.text("[data-testid=completed-units]"), "1 / 12");
+}
+
+#[wasm_bindgen_test]
+async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
+    let p = mount().await;
+    for _ in 0..6 {
+        p.click("#step").await;
+    }
+    assert_eq!(p.count("[data-testid=trace-entry]"), 8);
+    assert!(p
+        .root
+        .query_selector("[data-testid=discard-warning]")
+        .unwrap()
+        .is_none());
+    p.set_range("#recorded-state", 2).await;
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("3 / 8"));
+    let warning = p.text("[data-testid=discard-warning]");
+    assert!(warning.contains("5 later recorded states"), "{warning}");
+    assert_eq!(
+        p.count("[data-testid=trace-entry]"),
+        8,
+        "seeking only views"
+    );
+    p.click("#step").await;
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("4 / 4"));
+    assert_eq!(p.count("[data-testid=trace-entry]"), 4);
+    assert!(p.text("[data-testid=notice]").contains("discarded 5"));
+    assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
+}
+
+#[wasm_bindgen_test]
+async fn follow_up_makes_a_new_task_in_the_same_context() {
+    let p = mount().await;
+    p.q("label.switch input")
+        .unchecked_into::<HtmlElement>()
+        .click(); // Reject before execution
+    tick().await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    let (task, ctx) = (
+        p.text("[data-testid=task-id]"),
+        p.text("[data-testid=context-id]"),
+    );
+    assert!(!p.disabled("#act-follow-up"));
+    p.click("#act-follow-up").await;
+    assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    assert_ne!(p.text("[data-testid=task-id]"), task);
+    assert_eq!(p.text("[data-testid=context-id]"), ctx);
+    assert_eq!(p.count("[data-testid=task-list-item]"), 2);
+    // The earlier task is viewable and read-only.
+    p.click("[data-testid=task-list-item] button").await;
+    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    assert!(p.disabled("#act-follow-up"));
+    assert!(p.text("#act-follow-up-reason").contains("read-only"));
+}
+
+#[wasm_bindgen_test]
+async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
+    let p = mount().await;
+    p.key("ArrowRight").await;
+    p.key("ArrowRight").await;
+    assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
+    p.key("[").await;
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("3 / 4"));
+    p.key("]").await;
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("4 / 4"));
+    // Typing in the clarification field does not step.
+    let field: HtmlInputElement = p.q("#clarification-text").unchecked_into();
+    field.focus().unwrap();
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key("ArrowRight");
+    init.set_bubbles(true);
+    let ev = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    field.dispatch_event(&ev).unwrap();
+    tick().await;
+    assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_cancellation_is_shown_and_traced() {
+    let p = mount().await;
+    let switches = p.root.query_selector_all("label.switch input").unwrap();
+    switches
+        .item(1)
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click(); // Worker accepts cancellation: off
+    tick().await;
+    p.click("#step").await;
+    p.click("#act-cancel").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    let alert = p.text("[data-testid=alert]");
+    assert!(alert.contains("-32002"), "{alert}");
+    let last = p
+        .q("[data-testid=trace-entry]:last-child")
+        .text_content()
+        .unwrap();
+    assert!(last.contains("refused -32002"), "{last}");
+}
