@@ -165,7 +165,7 @@ proptest! {
                     let would = before.would_discard(&action);
                     let res = e.apply(action.clone());
                     if let Err(r) = legal {
-                        prop_assert_eq!(res.clone(), Err(r), "apply refuses what legality refuses");
+                        prop_assert_eq!(res, Err(r), "apply refuses what legality refuses");
                     }
                     match res {
                         Err(_) | Ok(Applied::Unchanged) => {
