@@ -159,7 +159,7 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
     p.set_range("#setting-seconds-per-unit", 10).await;
     p.set_range("#setting-require-input-before-unit", 2).await;
     let speed: web_sys::HtmlSelectElement = p.q("#speed").unchecked_into();
-    speed.set_value("10");
+    speed.set_value("4");
     speed
         .dispatch_event(&web_sys::Event::new("change").unwrap())
         .unwrap();

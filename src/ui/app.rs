@@ -1,7 +1,7 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
-use super::store::Store;
-use super::{actions, configure, inspect, playback, tasks, timeline, trace};
+use super::store::{Store, SPEEDS};
+use super::{actions, configure, guide, inspect, playback, tasks, timeline, trace};
 use crate::model::play_interval_ms;
 use leptos::ev;
 use leptos::prelude::*;
@@ -37,14 +37,17 @@ pub fn ControlRoom(seed: u64) -> impl IntoView {
             <p class="notice" data-testid="notice">{move || store.notice.get()}</p>
         </div>
         <main class="room">
-            <div class="col col-controls">
-                <configure::ConfigurePanel/>
-                <actions::ActPanel/>
+            <div class="transport">
                 <playback::PlaybackPanel/>
+                <timeline::TimelinePanel/>
+            </div>
+            <div class="col col-controls">
+                <guide::GuidePanel/>
+                <configure::ConfigurePanel/>
             </div>
             <div class="col col-state">
                 <inspect::InspectPanel/>
-                <timeline::TimelinePanel/>
+                <actions::ActPanel/>
                 <tasks::TasksPanel/>
             </div>
             <div class="col col-trace">
@@ -78,7 +81,7 @@ fn playback_clock(store: Store) {
             }
             let ms = store
                 .exp
-                .with(|e| play_interval_ms(e.config(), store.speed.get()));
+                .with(|e| play_interval_ms(e.config(), SPEEDS[store.speed.get()].1));
             set_interval_with_handle(
                 move || {
                     store.step();

@@ -4,6 +4,7 @@
 mod actions;
 mod app;
 mod configure;
+mod guide;
 mod inspect;
 mod playback;
 mod store;

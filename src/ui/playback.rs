@@ -11,7 +11,7 @@ pub fn PlaybackPanel() -> impl IntoView {
     let playing = move || store.playing.get();
     view! {
         <section class="panel" aria-labelledby="playback-h">
-            <h2 id="playback-h">"Inspect time"</h2>
+            <h2 id="playback-h">"Playback"</h2>
             <div class="buttons">
                 <button
                     id="play"
@@ -45,16 +45,18 @@ pub fn PlaybackPanel() -> impl IntoView {
                 <select
                     id="speed"
                     on:change=move |ev| {
-                        let v = event_target_value(&ev).parse::<f64>().unwrap_or(1.0);
-                        store.speed.set(v);
+                        if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                            store.speed.set(i.min(SPEEDS.len() - 1));
+                        }
                     }
                 >
                     {SPEEDS
-                        .into_iter()
-                        .map(|s| {
+                        .iter()
+                        .enumerate()
+                        .map(|(i, (label, _))| {
                             view! {
-                                <option value=s.to_string() selected=move || store.speed.get() == s>
-                                    {format!("{s}×")}
+                                <option value=i.to_string() selected=move || store.speed.get() == i>
+                                    {*label}
                                 </option>
                             }
                         })

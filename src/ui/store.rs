@@ -5,8 +5,14 @@
 use crate::model::{Action, Applied, Config, Experiment, IdSource, Setting, TaskState};
 use leptos::prelude::*;
 
-/// The playback speeds offered, as multiples of 1×.
-pub const SPEEDS: [f64; 5] = [0.5, 1.0, 2.0, 4.0, 10.0];
+/// The playback speeds offered: label and multiple of 1×.
+pub const SPEEDS: [(&str, f64); 5] = [
+    ("0.5×", 0.5),
+    ("1×", 1.0),
+    ("2×", 2.0),
+    ("4×", 4.0),
+    ("10×", 10.0),
+];
 
 /// The clarification text a fresh page proposes.
 pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 100 EUR.";
@@ -16,7 +22,8 @@ pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 
 pub struct Store {
     pub exp: RwSignal<Experiment>,
     pub playing: RwSignal<bool>,
-    pub speed: RwSignal<f64>,
+    /// Index into [`SPEEDS`].
+    pub speed: RwSignal<usize>,
     pub clarification: RwSignal<String>,
     /// A refusal or bad input, shown in the `role="alert"` region.
     pub alert: RwSignal<Option<String>>,
@@ -34,7 +41,7 @@ impl Store {
         Store {
             exp: RwSignal::new(exp),
             playing: RwSignal::new(false),
-            speed: RwSignal::new(1.0),
+            speed: RwSignal::new(1),
             clarification: RwSignal::new(DEFAULT_CLARIFICATION.to_string()),
             alert: RwSignal::new(None),
             status: RwSignal::new(String::new()),
@@ -125,7 +132,7 @@ impl Store {
             ))),
             Ok(v) if i64::from(config.get(setting)) == v => {}
             Ok(v) => match config.with(setting, v) {
-                Ok(config) => self.fresh(config, setting.label()),
+                Ok(config) => self.fresh(config, &format!("{} changed", setting.label())),
                 Err(e) => self.alert.set(Some(e.to_string())),
             },
         }
@@ -141,7 +148,15 @@ impl Store {
             config.worker_accepts_cancellation = accepts.unwrap_or(true);
             "Worker accepts cancellation"
         };
-        self.fresh(config, label);
+        self.fresh(config, &format!("{label} changed"));
+    }
+
+    /// Starts a fresh experiment with a whole configuration.
+    pub fn configure(&self, config: Option<Config>, what: &str) {
+        match config {
+            Some(config) => self.fresh(config, what),
+            None => self.alert.set(Some(format!("{what}: invalid settings."))),
+        }
     }
 
     fn fresh(&self, config: Config, changed: &str) {
@@ -154,7 +169,7 @@ impl Store {
         self.alert.set(None);
         self.exp.set(fresh);
         self.notice.set(Some(format!(
-            "{changed} changed: a fresh experiment started (new task and context ids)."
+            "{changed}: a fresh experiment started (new task and context ids)."
         )));
         self.status.set(self.describe_state());
     }

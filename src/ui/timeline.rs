@@ -48,9 +48,16 @@ pub fn TimelinePanel() -> impl IntoView {
                 </button>
             </div>
             <p class="readout" data-testid="timeline-position">
-                {move || format!("{} / {}", position() + 1, count())}
-                " · "
-                {label}
+                {move || store.exp.with(|e| {
+                    let snap = e.snapshot();
+                    format!(
+                        "State {} / {} — {} at {} s",
+                        e.position() + 1,
+                        e.viewed_task().records().len(),
+                        snap.state.name(),
+                        snap.active_s
+                    )
+                })}
             </p>
             <Show when=move || { later() > 0 && !read_only() }>
                 <p class="warning" data-testid="discard-warning">

@@ -1,0 +1,123 @@
+// The control room end to end on the release build: the two experiments of
+// the brief, branch discard, and a long random session with no errors.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertNoErrors, launch, openPage } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const text = (page, id) => page.getByTestId(id).innerText();
+const waitState = (page, name, timeout = 15_000) =>
+  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout });
+
+async function setSpeed(page, label) {
+  await page.getByLabel('Speed').selectOption({ label });
+}
+
+test('resume an interruption, not a terminal task', async () => {
+  const page = await openPage(browser);
+  await page.getByLabel('Require input before unit').fill('2');
+  assert.match(await text(page, 'notice'), /fresh experiment/);
+  await setSpeed(page, '10×');
+
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  // Play stopped by itself and says why.
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  assert.match(await text(page, 'status'), /Playback stopped.*clarification/);
+
+  const taskId = await text(page, 'task-id');
+  const contextId = await text(page, 'context-id');
+  assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
+  assert.ok(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled());
+
+  await page.getByLabel('Clarification text').fill('Ship to Lisbon, please');
+  await page.getByRole('button', { name: 'Supply clarification' }).click();
+  await waitState(page, 'TASK_STATE_WORKING');
+  assert.equal(await text(page, 'task-id'), taskId);
+  assert.equal(await text(page, 'context-id'), contextId);
+  assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
+
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await text(page, 'task-id'), taskId);
+  assert.equal(await text(page, 'context-id'), contextId);
+  assert.match(await text(page, 'completed-units'), /^4 \/ 4$/);
+  assert.match(await text(page, 'active-time'), /^12 s/);
+  assert.match(await text(page, 'final-artifact'), /Ship to Lisbon, please/);
+  // No unit was redone: unit 1 was worked for exactly its three seconds.
+  const unitOne = await page.getByTestId('trace-entry').filter({ hasText: 'work unit 1,' }).count();
+  assert.equal(unitOne, 3);
+  assert.equal(await page.getByTestId('task-list-item').count(), 1);
+
+  // A terminal task is followed up, not resumed: new task id, same context.
+  await page.getByRole('button', { name: 'New follow-up task' }).click();
+  await waitState(page, 'TASK_STATE_SUBMITTED');
+  assert.notEqual(await text(page, 'task-id'), taskId);
+  assert.equal(await text(page, 'context-id'), contextId);
+  assert.equal(await page.getByTestId('task-list-item').count(), 2);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('stepping from an earlier recorded state discards exactly the later branch', async () => {
+  const page = await openPage(browser);
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 6; i++) await step.click();
+  assert.equal(await page.getByTestId('trace-entry').count(), 8);
+  const first = await page.getByTestId('trace-entry').first().elementHandle();
+
+  await page.getByLabel('Recorded state', { exact: true }).fill('2');
+  await page.getByTestId('discard-warning').waitFor();
+  assert.match(await text(page, 'discard-warning'), /5 later recorded states/);
+  assert.match(await text(page, 'timeline-position'), /^State 3 \/ 8/);
+  const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
+  assert.equal(valuetext, '3 of 8 — TASK_STATE_WORKING at 1 s');
+
+  await step.click();
+  await page.getByTestId('timeline-position').filter({ hasText: 'State 4 / 4' }).waitFor();
+  assert.equal(await page.getByTestId('trace-entry').count(), 4);
+  assert.equal(await page.getByTestId('discard-warning').count(), 0);
+  // The list was edited in place, not re-rendered: the first entry is the same node.
+  assert.ok(await first.evaluate((el) => el.isConnected));
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('1 000 random clicks and key presses: no panic, no console error', async () => {
+  const page = await openPage(browser);
+  let seed = 0xa2a;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  const keys = [' ', 'ArrowRight', 'ArrowRight', '[', ']'];
+  for (let i = 0; i < 1000; i++) {
+    const kind = rand(10);
+    if (kind < 3) {
+      await page.keyboard.press(keys[rand(keys.length)]);
+      continue;
+    }
+    const handles = await page.$$('button:not([disabled]), input[type=range], input[type=checkbox], select');
+    const el = handles[rand(handles.length)];
+    const tag = await el.evaluate((e) => `${e.tagName}:${e.type || ''}`);
+    if (tag === 'INPUT:range') {
+      const [min, max] = await el.evaluate((e) => [Number(e.min), Number(e.max)]);
+      await el.fill(String(min + rand(max - min + 1)));
+    } else if (tag.startsWith('SELECT')) {
+      await el.selectOption({ index: rand(5) });
+    } else {
+      await el.click({ timeout: 2_000 }).catch(() => {});
+    }
+  }
+  // Still alive and consistent.
+  assert.match(await text(page, 'task-state'), /^TASK_STATE_[A-Z_]+$/);
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -1,0 +1,40 @@
+//! "Your experiment": the two experiments the page teaches, one click to set up.
+
+use super::store::Store;
+use crate::model::{Config, Setting};
+use leptos::prelude::*;
+
+#[component]
+pub fn GuidePanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let resume = move |_| {
+        store.configure(
+            Config::default().with(Setting::InputGate, 2).ok(),
+            "Experiment 1",
+        );
+    };
+    let follow_up = move |_| store.configure(Some(Config::default()), "Experiment 2");
+    view! {
+        <section class="panel guide" aria-labelledby="guide-h">
+            <h2 id="guide-h">"Your experiment"</h2>
+            <ol>
+                <li>
+                    <strong>"Resume an interruption. "</strong>
+                    "Require clarification before unit 2 and play. When the task stops at "
+                    <code>"TASK_STATE_INPUT_REQUIRED"</code>
+                    ", note its task id, context id and one completed unit; supply clarification "
+                    "and continue: all three stay the same and no unit is redone. "
+                    <button class="link" on:click=resume>"Set up experiment 1"</button>
+                </li>
+                <li>
+                    <strong>"Follow up a terminal task. "</strong>
+                    "Run a task to "
+                    <code>"TASK_STATE_COMPLETED"</code>
+                    ", then choose New follow-up task: the context is kept, a new task id is "
+                    "allocated, and the finished task stays read-only. "
+                    <button class="link" on:click=follow_up>"Set up experiment 2"</button>
+                </li>
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,625 @@
+//! The wire view: envelopes, exact field names, determinism, errors,
+//! streams and timestamps of the A2A v1.0 exchange behind a run.
+
+mod common;
+
+use a2a_control_room::model::*;
+use a2a_control_room::wire::{self, Party, Transport, WireMessage};
+use common::{cfg, exp, run, state};
+use serde_json::{json, Value};
+
+const START: i64 = 1_767_225_600_000; // 2026-01-01T00:00:00.000Z
+
+fn with(f: impl FnOnce(&mut Config)) -> Experiment {
+    let mut c = cfg();
+    f(&mut c);
+    exp(c)
+}
+
+fn rpc_id(m: &WireMessage) -> i64 {
+    m.message["id"].as_i64().expect("integer id")
+}
+
+fn method(m: &WireMessage) -> Option<&str> {
+    m.message["method"].as_str()
+}
+
+fn error_code(m: &WireMessage) -> Option<i64> {
+    m.message["error"]["code"].as_i64()
+}
+
+/// Every object key anywhere in `v`.
+fn keys(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                out.push(k.clone());
+                keys(x, out);
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| keys(x, out)),
+        _ => {}
+    }
+}
+
+/// Every `timestamp` value anywhere in `v`, in document order.
+fn timestamps(v: &Value, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            for (k, x) in o {
+                match x {
+                    Value::String(s) if k == "timestamp" => out.push(s.clone()),
+                    _ => timestamps(x, out),
+                }
+            }
+        }
+        Value::Array(a) => a.iter().for_each(|x| timestamps(x, out)),
+        _ => {}
+    }
+}
+
+/// An experiment touching every event: input and auth gates, refusals,
+/// a refused clarification on a terminal task, cancels and a follow-up.
+fn busy() -> Experiment {
+    let mut e = with(|c| (c.input_gate, c.auth_gate) = (2, 3));
+    run(&mut e, 100);
+    let _ = e.apply(Action::Step); // refused: no wire
+    e.apply(Action::SupplyClarification("Blue, please.".into()))
+        .unwrap();
+    run(&mut e, 100);
+    let _ = e.apply(Action::Authorize);
+    run(&mut e, 100);
+    let _ = e.apply(Action::RequestCancellation); // -32002 on COMPLETED
+    let _ = e.apply(Action::SupplyClarification("late".into())); // -32004
+    e.apply(Action::FollowUp).unwrap();
+    run(&mut e, 2);
+    e.apply(Action::RequestCancellation).unwrap();
+    let _ = e.apply(Action::RequestCancellation); // idempotent
+    e
+}
+
+fn all_scenarios() -> Vec<Experiment> {
+    let mut failed = with(|c| c.fail_during = 2);
+    run(&mut failed, 100);
+    let mut rejected = with(|c| c.reject_before_execution = true);
+    run(&mut rejected, 100);
+    let mut refused = with(|c| c.worker_accepts_cancellation = false);
+    run(&mut refused, 3);
+    let _ = refused.apply(Action::RequestCancellation);
+    run(&mut refused, 100);
+    vec![busy(), failed, rejected, refused]
+}
+
+#[test]
+fn timestamps_are_rfc3339_with_millis() {
+    for (ms, s) in [
+        (0, "1970-01-01T00:00:00.000Z"),
+        (-1, "1969-12-31T23:59:59.999Z"),
+        (951_782_400_000, "2000-02-29T00:00:00.000Z"),
+        (1_709_251_199_999, "2024-02-29T23:59:59.999Z"),
+        (1_234_567_890_123, "2009-02-13T23:31:30.123Z"),
+        (START, "2026-01-01T00:00:00.000Z"),
+        (4_102_444_800_000, "2100-01-01T00:00:00.000Z"),
+        (253_402_300_799_999, "9999-12-31T23:59:59.999Z"),
+    ] {
+        assert_eq!(wire::timestamp(ms), s, "{ms}");
+    }
+}
+
+#[test]
+fn envelopes_are_json_rpc_2() {
+    for e in all_scenarios() {
+        for m in wire::transcript(&e, START) {
+            let v = &m.message;
+            assert_eq!(v["jsonrpc"], "2.0", "{v}");
+            assert!(v["id"].is_u64(), "{v}");
+            let kinds = ["method", "result", "error"].map(|k| v.get(k).is_some());
+            assert_eq!(kinds.iter().filter(|&&b| b).count(), 1, "{v}");
+            if let Some(method) = method(&m) {
+                assert_eq!(m.from, Party::Client);
+                assert_eq!(m.transport, Transport::JsonRpc);
+                assert!(v["params"].is_object());
+                let ty = match method {
+                    "SendStreamingMessage" | "SendMessage" => "SendMessageRequest",
+                    "CancelTask" => "CancelTaskRequest",
+                    m => panic!("unexpected method {m}"),
+                };
+                assert_eq!(m.payload_type, ty);
+            } else {
+                assert_eq!(m.from, Party::Agent);
+                let ty = match (v.get("error"), m.transport) {
+                    (Some(_), _) => "error",
+                    (None, Transport::Sse) => "StreamResponse",
+                    (None, Transport::JsonRpc) => "Task",
+                };
+                assert_eq!(m.payload_type, ty, "{v}");
+            }
+            assert!(m.entry.is_some());
+        }
+    }
+}
+
+#[test]
+fn no_v03_or_nonproto_members_anywhere() {
+    for e in all_scenarios() {
+        let mut all: Vec<WireMessage> = wire::transcript(&e, START);
+        for f in [
+            wire::get_task,
+            wire::subscribe,
+            wire::message_to_terminal,
+            wire::cancel_terminal,
+        ] {
+            all.extend(f(&e, START));
+        }
+        let mut k = Vec::new();
+        all.iter().for_each(|m| keys(&m.message, &mut k));
+        keys(&wire::agent_card(), &mut k);
+        for bad in [
+            "kind",
+            "final",
+            "index",
+            "context_id",
+            "task_id",
+            "message_id",
+        ] {
+            assert!(!k.iter().any(|x| x == bad), "found {bad}");
+        }
+        // lowerCamelCase everywhere except the ErrorInfo "@type".
+        assert!(k
+            .iter()
+            .all(|x| x == "@type" || x.chars().all(|c| c.is_ascii_alphanumeric())));
+        let text = wire::to_jsonl(&all);
+        assert!(!text.contains("\"role\":\"user\"") && !text.contains("\"state\":\"working\""));
+        assert!(!text.contains("message/stream") && !text.contains("tasks/cancel"));
+    }
+}
+
+#[test]
+fn same_experiment_same_bytes_and_entries_add_up() {
+    let a = wire::to_jsonl(&wire::transcript(&busy(), START));
+    let b = wire::to_jsonl(&wire::transcript(&busy(), START));
+    assert_eq!(a, b);
+    let e = busy();
+    let by_entry: Vec<WireMessage> = e
+        .trace()
+        .iter()
+        .flat_map(|t| wire::entry_messages(&e, t.seq, START))
+        .collect();
+    assert_eq!(by_entry, wire::transcript(&e, START));
+    assert!(by_entry
+        .iter()
+        .all(|m| e.trace().iter().any(|t| Some(t.seq) == m.entry)));
+    // A different start only moves the timestamps.
+    let later = wire::to_jsonl(&wire::transcript(&e, START + 86_400_000));
+    assert_ne!(later, a);
+    assert_eq!(later.replace("2026-01-02", "2026-01-01"), a);
+}
+
+#[test]
+fn jsonl_lines_have_the_export_shape() {
+    let e = busy();
+    let text = wire::to_jsonl(&wire::transcript(&e, START));
+    for (i, line) in text.lines().enumerate() {
+        assert!(line.starts_with(&format!("{{\"seq\":{},\"from\":\"", i + 1)));
+        let v: Value = serde_json::from_str(line).unwrap();
+        let mut k: Vec<&str> = v.as_object().unwrap().keys().map(|s| s.as_str()).collect();
+        k.sort();
+        assert_eq!(k, ["from", "message", "payloadType", "seq", "transport"]);
+        assert!(["jsonrpc", "sse"].contains(&v["transport"].as_str().unwrap()));
+        assert!(["client", "agent"].contains(&v["from"].as_str().unwrap()));
+    }
+    assert!(text.ends_with('\n'));
+}
+
+#[test]
+fn creation_opens_a_stream_with_the_submitted_task() {
+    let e = exp(cfg());
+    let m = wire::entry_messages(&e, 1, START);
+    assert_eq!(m.len(), 2);
+    assert_eq!(
+        m[0].message,
+        json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {"message": {
+            "messageId": "msg-1-user", "role": "ROLE_USER",
+            "parts": [{"text": "Run 4 work units of 3 s each."}]}}})
+    );
+    assert_eq!(
+        m[1].message,
+        json!({"jsonrpc": "2.0", "id": 1, "result": {"task": {
+            "id": e.tasks()[0].id, "contextId": e.context_id(),
+            "status": {"state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00.000Z"}}}})
+    );
+    assert_eq!((m[1].from, m[1].transport), (Party::Agent, Transport::Sse));
+    assert_eq!(m[1].payload_type, "StreamResponse");
+}
+
+#[test]
+fn follow_up_carries_context_and_reference() {
+    let mut e = exp(cfg());
+    run(&mut e, 100);
+    e.apply(Action::FollowUp).unwrap();
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    let msg = &m[0].message["params"]["message"];
+    assert_eq!(msg["contextId"], e.context_id());
+    assert_eq!(msg["referenceTaskIds"], json!([e.tasks()[0].id]));
+    assert!(
+        msg.get("taskId").is_none(),
+        "the server creates the task id"
+    );
+    assert_eq!(m[1].message["result"]["task"]["id"], e.tasks()[1].id);
+    assert_eq!(rpc_id(&m[0]), i64::from(seq));
+}
+
+#[test]
+fn unfinished_seconds_and_invisible_refusals_send_nothing() {
+    let mut e = exp(cfg());
+    run(&mut e, 3); // start+second 1, second 2, second 3 (unit 1 done)
+    for t in e
+        .trace()
+        .iter()
+        .filter(|t| matches!(t.event, Event::Worked { .. }))
+    {
+        assert!(wire::entry_messages(&e, t.seq, START).is_empty());
+    }
+    let _ = e.apply(Action::Authorize);
+    let _ = e.apply(Action::SupplyClarification("x".into()));
+    run(&mut e, 100);
+    let _ = e.apply(Action::Step);
+    let _ = e.apply(Action::Authorize);
+    for t in e.trace() {
+        if matches!(t.event, Event::StepRequested | Event::Authorized) {
+            assert!(wire::entry_messages(&e, t.seq, START).is_empty(), "{t:?}");
+        }
+    }
+}
+
+#[test]
+fn input_required_closes_the_stream_and_clarification_opens_a_new_one() {
+    let mut e = with(|c| c.input_gate = 2);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::InputRequired);
+    e.apply(Action::SupplyClarification("Blue.".into()))
+        .unwrap();
+    run(&mut e, 100);
+    let t = wire::transcript(&e, START);
+    let ask = t
+        .iter()
+        .position(|m| {
+            m.message["result"]["statusUpdate"]["status"]["state"] == "TASK_STATE_INPUT_REQUIRED"
+        })
+        .unwrap();
+    let status = &t[ask].message["result"]["statusUpdate"]["status"];
+    assert_eq!(status["message"]["role"], "ROLE_AGENT");
+    assert_eq!(status["message"]["taskId"], e.tasks()[0].id);
+    assert_eq!(status["message"]["contextId"], e.context_id());
+    let req = &t[ask + 1];
+    assert_eq!(method(req), Some("SendStreamingMessage"));
+    assert_ne!(rpc_id(req), rpc_id(&t[ask]));
+    let msg = &req.message["params"]["message"];
+    assert_eq!(msg["taskId"], e.tasks()[0].id);
+    assert_eq!(msg["contextId"], e.context_id());
+    assert_eq!(msg["parts"][0]["text"], "Blue.");
+    assert_ne!(
+        msg["messageId"],
+        t[0].message["params"]["message"]["messageId"]
+    );
+    let first = &t[ask + 2].message["result"]["task"];
+    assert_eq!(first["status"]["state"], "TASK_STATE_WORKING");
+    assert!(t[ask + 2..].iter().all(|m| rpc_id(m) == rpc_id(req)));
+    assert!(t[..=ask].iter().all(|m| rpc_id(m) == 1));
+}
+
+#[test]
+fn auth_required_keeps_the_stream_open() {
+    let mut e = with(|c| c.auth_gate = 2);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::AuthRequired);
+    e.apply(Action::Authorize).unwrap();
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    assert_eq!(m.len(), 1);
+    assert_eq!((m[0].from, m[0].transport), (Party::Agent, Transport::Sse));
+    assert_eq!(rpc_id(&m[0]), 1);
+    assert_eq!(
+        m[0].message["result"]["statusUpdate"]["status"]["state"],
+        "TASK_STATE_WORKING"
+    );
+    run(&mut e, 100);
+    let t = wire::transcript(&e, START);
+    assert!(t.iter().all(|m| rpc_id(m) == 1), "one stream throughout");
+    assert_eq!(t.iter().filter(|m| m.from == Party::Client).count(), 1);
+}
+
+#[test]
+fn artifact_streams_only_at_completion() {
+    let mut e = exp(cfg());
+    run(&mut e, 100);
+    let t = wire::transcript(&e, START);
+    let arts: Vec<usize> = (0..t.len())
+        .filter(|&i| t[i].message["result"].get("artifactUpdate").is_some())
+        .collect();
+    assert_eq!(arts.len(), 1);
+    let a = &t[arts[0]].message["result"]["artifactUpdate"];
+    assert_eq!(a["lastChunk"], true);
+    assert!(a.get("append").is_none());
+    let fin = e.final_artifact().unwrap();
+    assert_eq!(
+        a["artifact"],
+        json!({"artifactId": fin.artifact_id, "name": fin.name, "parts": [{"text": fin.text}]})
+    );
+    assert_eq!(arts[0] + 2, t.len());
+    assert_eq!(
+        t[arts[0] + 1].message["result"]["statusUpdate"]["status"]["state"],
+        "TASK_STATE_COMPLETED"
+    );
+    for mut e in [with(|c| c.fail_during = 3), exp(cfg())] {
+        run(&mut e, 5);
+        let _ = e.apply(Action::RequestCancellation);
+        assert!(matches!(state(&e), TaskState::Failed | TaskState::Canceled));
+        let text = wire::to_jsonl(&wire::transcript(&e, START));
+        assert!(!text.contains("artifactUpdate") && !text.contains("\"artifacts\""));
+        assert!(!wire::to_jsonl(&wire::get_task(&e, START)).contains("\"artifacts\""));
+    }
+}
+
+#[test]
+fn failed_and_rejected_explain_themselves() {
+    for (mut e, s) in [
+        (with(|c| c.fail_during = 2), "TASK_STATE_FAILED"),
+        (
+            with(|c| c.reject_before_execution = true),
+            "TASK_STATE_REJECTED",
+        ),
+    ] {
+        run(&mut e, 100);
+        let t = wire::transcript(&e, START);
+        let last = &t.last().unwrap().message["result"]["statusUpdate"]["status"];
+        assert_eq!(last["state"], s);
+        assert_eq!(last["message"]["role"], "ROLE_AGENT");
+        assert!(last["message"]["parts"][0]["text"].is_string());
+    }
+}
+
+#[test]
+fn cancel_accepted_returns_the_task_and_ends_the_stream() {
+    let mut e = exp(cfg());
+    run(&mut e, 2);
+    e.apply(Action::RequestCancellation).unwrap();
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    assert_eq!(m.len(), 3);
+    assert_eq!(m[0].message["params"], json!({"id": e.tasks()[0].id}));
+    assert_eq!(m[0].payload_type, "CancelTaskRequest");
+    assert_eq!(m[1].payload_type, "Task");
+    assert_eq!(
+        m[1].message["result"]["status"]["state"],
+        "TASK_STATE_CANCELED"
+    );
+    assert_eq!(rpc_id(&m[1]), i64::from(seq));
+    assert_eq!((m[2].transport, rpc_id(&m[2])), (Transport::Sse, 1));
+
+    // Repeated cancel: idempotent, the same task back (a2a-python: -32002).
+    assert_eq!(e.apply(Action::RequestCancellation), Ok(Applied::Unchanged));
+    let seq2 = e.trace().last().unwrap().seq;
+    let again = wire::entry_messages(&e, seq2, START);
+    assert_eq!(again.len(), 2);
+    assert_eq!(again[1].message["result"], m[1].message["result"]);
+    assert_eq!(
+        wire::cancel_terminal(&e, START)[1].message["result"],
+        m[1].message["result"]
+    );
+}
+
+#[test]
+fn cancel_while_input_required_has_no_stream_to_close() {
+    let mut e = with(|c| c.input_gate = 1);
+    run(&mut e, 100);
+    e.apply(Action::RequestCancellation).unwrap();
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    assert_eq!(m.len(), 2);
+    assert!(m.iter().all(|m| m.transport == Transport::JsonRpc));
+}
+
+fn assert_error(m: &WireMessage, code: i64, reason: &str, task_id: &str) {
+    assert_eq!(m.payload_type, "error");
+    let err = &m.message["error"];
+    assert_eq!(err["code"], code);
+    assert!(err["message"].as_str().is_some_and(|s| !s.is_empty()));
+    assert_eq!(
+        err["data"],
+        json!([{"@type": "type.googleapis.com/google.rpc.ErrorInfo", "reason": reason,
+                "domain": "a2a-protocol.org", "metadata": {"taskId": task_id}}])
+    );
+}
+
+#[test]
+fn refused_cancel_is_task_not_cancelable() {
+    let mut e = with(|c| c.worker_accepts_cancellation = false);
+    run(&mut e, 2);
+    assert!(e.apply(Action::RequestCancellation).is_err());
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    assert_eq!(m.len(), 2);
+    assert_eq!(method(&m[0]), Some("CancelTask"));
+    assert_eq!(rpc_id(&m[1]), i64::from(seq));
+    let tid = e.tasks()[0].id.clone();
+    assert_error(&m[1], -32002, "TASK_NOT_CANCELABLE", &tid);
+    assert_eq!(m[1].message["error"]["message"], "Task cannot be canceled");
+
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    assert!(e.apply(Action::RequestCancellation).is_err());
+    let seq = e.trace().last().unwrap().seq;
+    assert_error(
+        &wire::entry_messages(&e, seq, START)[1],
+        -32002,
+        "TASK_NOT_CANCELABLE",
+        &tid,
+    );
+    let c = wire::cancel_terminal(&e, START);
+    assert_eq!(method(&c[0]), Some("CancelTask"));
+    assert_error(&c[1], -32002, "TASK_NOT_CANCELABLE", &tid);
+}
+
+#[test]
+fn terminal_tasks_refuse_messages_and_subscriptions() {
+    let mut e = exp(cfg());
+    run(&mut e, 100);
+    let tid = e.tasks()[0].id.clone();
+    assert!(e.apply(Action::SupplyClarification("more".into())).is_err());
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    assert_eq!(method(&m[0]), Some("SendStreamingMessage"));
+    assert_eq!(m[0].message["params"]["message"]["taskId"], tid);
+    assert_error(&m[1], -32004, "UNSUPPORTED_OPERATION", &tid);
+
+    let s = wire::subscribe(&e, START);
+    assert_eq!(method(&s[0]), Some("SubscribeToTask"));
+    assert_eq!(s[0].payload_type, "SubscribeToTaskRequest");
+    assert_error(&s[1], -32004, "UNSUPPORTED_OPERATION", &tid);
+
+    let t = wire::message_to_terminal(&e, START);
+    assert_eq!(method(&t[0]), Some("SendMessage"));
+    assert_eq!(t[0].message["params"]["message"]["taskId"], tid);
+    assert_error(&t[1], -32004, "UNSUPPORTED_OPERATION", &tid);
+    assert_eq!(error_code(&t[1]), Some(-32004));
+}
+
+#[test]
+fn on_demand_requests_on_a_live_task() {
+    let mut e = with(|c| c.input_gate = 2);
+    run(&mut e, 100);
+    let next = i64::from(e.trace().last().unwrap().seq + 1);
+    assert!(wire::message_to_terminal(&e, START).is_empty());
+    assert!(wire::cancel_terminal(&e, START).is_empty());
+    let s = wire::subscribe(&e, START);
+    assert_eq!((rpc_id(&s[0]), rpc_id(&s[1])), (next, next));
+    assert_eq!(s[1].transport, Transport::Sse);
+    let task = &s[1].message["result"]["task"];
+    assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    assert!(task["status"]["message"]["parts"][0]["text"].is_string());
+    let g = wire::get_task(&e, START);
+    assert_eq!(g[0].message["params"], json!({"id": e.tasks()[0].id}));
+    assert_eq!(g[1].payload_type, "Task");
+    let r = &g[1].message["result"];
+    assert_eq!(r["status"], task["status"]);
+    let roles: Vec<&str> = r["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["ROLE_USER", "ROLE_AGENT"]);
+    assert!(r.get("artifacts").is_none());
+
+    e.apply(Action::SupplyClarification("ok".into())).unwrap();
+    run(&mut e, 100);
+    let r = &wire::get_task(&e, START)[1].message["result"];
+    assert_eq!(r["status"]["state"], "TASK_STATE_COMPLETED");
+    assert_eq!(r["artifacts"][0]["artifactId"], "result");
+    assert_eq!(r["history"].as_array().unwrap().len(), 3);
+    // Viewing an earlier state answers for that state.
+    e.seek(1).unwrap();
+    let r = &wire::get_task(&e, START)[1].message["result"];
+    assert_eq!(r["status"]["state"], "TASK_STATE_WORKING");
+    assert!(r.get("artifacts").is_none());
+}
+
+#[test]
+fn timestamps_never_go_back() {
+    let mut branched = exp(cfg());
+    run(&mut branched, 100);
+    branched.seek(3).unwrap();
+    run(&mut branched, 2);
+    for e in all_scenarios().into_iter().chain([branched]) {
+        let mut ts = Vec::new();
+        wire::transcript(&e, START)
+            .iter()
+            .for_each(|m| timestamps(&m.message, &mut ts));
+        assert!(!ts.is_empty());
+        assert!(ts.windows(2).all(|w| w[0] <= w[1]), "{ts:?}");
+        for t in &ts {
+            assert_eq!(t.len(), 24, "{t}");
+            assert!(t.starts_with("2026-01-01T") && t.ends_with('Z'), "{t}");
+            assert_eq!(&t[19..20], ".");
+        }
+    }
+    // Completion lands at N·S seconds of active time.
+    let mut e = exp(cfg());
+    run(&mut e, 100);
+    let t = wire::transcript(&e, START);
+    assert_eq!(
+        t.last().unwrap().message["result"]["statusUpdate"]["status"]["timestamp"],
+        "2026-01-01T00:00:12.000Z"
+    );
+    // A follow-up starts after the earlier task's time.
+    e.apply(Action::FollowUp).unwrap();
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    assert!(
+        m[1].message["result"]["task"]["status"]["timestamp"]
+            .as_str()
+            .unwrap()
+            > "2026-01-01T00:00:12.000Z"
+    );
+}
+
+#[test]
+fn agent_card_has_the_v1_fields() {
+    let card = wire::agent_card();
+    let mut k: Vec<&str> = card
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(|s| s.as_str())
+        .collect();
+    k.sort();
+    assert_eq!(
+        k,
+        [
+            "capabilities",
+            "defaultInputModes",
+            "defaultOutputModes",
+            "description",
+            "name",
+            "skills",
+            "supportedInterfaces",
+            "version"
+        ]
+    );
+    assert_eq!(card["supportedInterfaces"][0]["protocolBinding"], "JSONRPC");
+    assert_eq!(card["supportedInterfaces"][0]["protocolVersion"], "1.0");
+    assert_eq!(
+        card["capabilities"],
+        json!({"streaming": true, "pushNotifications": false})
+    );
+    for f in ["id", "name", "description", "tags"] {
+        assert!(card["skills"][0].get(f).is_some(), "{f}");
+    }
+}
+
+#[test]
+fn explain_reads_naturally() {
+    let mut e = with(|c| c.input_gate = 1);
+    run(&mut e, 100);
+    let t = wire::transcript(&e, START);
+    assert_eq!(
+        wire::explain(&t[0]),
+        "client → agent (JSON-RPC): SendStreamingMessage — “Run 4 work units of 3 s each.”"
+    );
+    assert_eq!(
+        wire::explain(t.last().unwrap()),
+        "agent → client (SSE): statusUpdate TASK_STATE_INPUT_REQUIRED — “Please clarify how to proceed before unit 1 of 4.”"
+    );
+    let _ = e.apply(Action::RequestCancellation);
+    let _ = e.apply(Action::RequestCancellation);
+    let c = wire::cancel_terminal(&e, START);
+    assert_eq!(
+        wire::explain(&c[1]),
+        "agent → client (JSON-RPC): Task TASK_STATE_CANCELED"
+    );
+    let m = wire::message_to_terminal(&e, START);
+    assert!(wire::explain(&m[1])
+        .starts_with("agent → client (JSON-RPC): error -32004 UnsupportedOperationError"));
+}
