@@ -1,26 +1,42 @@
 //! Tasks in this context: every task, its state and the follow-up chain.
 
 use super::store::Store;
+use crate::model::TaskState;
 use leptos::prelude::*;
 
 #[component]
 pub fn TasksPanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let rows = move || {
+    // Only what the rows show: a Step that changes no task's state re-renders nothing.
+    let summary = Memo::new(move |_| {
         store.exp.with(|e| {
-            let viewed = e.viewed_task_index();
-            e.tasks()
+            let rows: Vec<(String, Option<String>, TaskState)> = e
+                .tasks()
                 .iter()
+                .map(|t| {
+                    (
+                        t.id.clone(),
+                        t.reference_task_id.clone(),
+                        t.latest().snap.state,
+                    )
+                })
+                .collect();
+            (rows, e.viewed_task_index())
+        })
+    });
+    let rows = move || {
+        summary.with(|(rows, viewed)| {
+            let count = rows.len();
+            rows.iter()
                 .enumerate()
-                .map(|(i, t)| {
-                    let state = t.latest().snap.state;
-                    let reference = t
-                        .reference_task_id
+                .map(|(i, (id, reference, state))| {
+                    let state = *state;
+                    let reference = reference
                         .as_ref()
                         .map(|r| format!("follow-up of {}", short(r)))
                         .unwrap_or_else(|| "first task".into());
-                    let current = i == viewed;
-                    let latest = i + 1 == e.tasks().len();
+                    let current = i == *viewed;
+                    let latest = i + 1 == count;
                     view! {
                         <li data-testid="task-list-item" class:viewed=current>
                             <button
@@ -29,7 +45,7 @@ pub fn TasksPanel() -> impl IntoView {
                                 on:click=move |_| store.view_task(i)
                             >
                                 <span class="task-n">{format!("Task {}", i + 1)}</span>
-                                <code>{t.id.clone()}</code>
+                                <code>{id.clone()}</code>
                                 <span class=format!("badge {}", state.family())>{state.name()}</span>
                                 <span class="muted">
                                     {reference}

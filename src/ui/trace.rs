@@ -78,9 +78,11 @@ fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
     // Highlight the entry that produced the viewed recorded state.
     let viewed = e.viewed_record().id;
     if shown.highlighted != Some(viewed) {
+        let children = ol.children();
         for (seq, on) in [(shown.highlighted, false), (Some(viewed), true)] {
-            if let Some(seq) = seq {
-                if let Ok(Some(el)) = ol.query_selector(&format!("li[data-seq=\"{seq}\"]")) {
+            // The list's seqs increase, so an entry's row is found by binary search.
+            if let Some(Ok(i)) = seq.map(|s| shown.seqs.binary_search(&s)) {
+                if let Some(el) = children.item(i as u32) {
                     let _ = el.class_list().toggle_with_force("viewed", on);
                 }
             }

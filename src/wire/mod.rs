@@ -24,7 +24,10 @@
 //!   worker refuses or the task is terminal. A repeated cancel of a CANCELED
 //!   task returns the task (spec: idempotent; a2a-python answers -32002).
 //! - A message to a terminal task, or a subscription to one, is answered with
-//!   `UnsupportedOperationError` (-32004).
+//!   `UnsupportedOperationError` (-32004; a2a-sdk 1.3.0 agrees). An error to a
+//!   streaming request (`SendStreamingMessage`, `SubscribeToTask`) comes as an
+//!   SSE frame, as both SDKs send it (`event: error`). The model keeps no text
+//!   of a refused clarification, so its request carries a placeholder text.
 //! - Refusals the wire never sees (Step, Authorize, empty text, read-only
 //!   task, follow-up too early) produce no messages.
 //! - JSON-RPC ids are trace sequence numbers (a stream's frames carry the id of
@@ -148,7 +151,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     let (w, id, ti, rec) = on_demand(exp, start_ms);
     let params = json!({ "id": task_id(exp, ti) });
     let answer = if exp.snapshot().state.is_terminal() {
-        error(id, UNSUPPORTED_OPERATION, task_id(exp, ti))
+        error(id, Transport::Sse, UNSUPPORTED_OPERATION, task_id(exp, ti))
     } else {
         frame(id, json!({ "task": w.task_at(ti, rec) }))
     };
@@ -178,7 +181,7 @@ pub fn message_to_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> 
             json!({ "message": message }),
             "SendMessageRequest",
         ),
-        error(id, UNSUPPORTED_OPERATION, tid),
+        error(id, Transport::JsonRpc, UNSUPPORTED_OPERATION, tid),
     ]
 }
 
@@ -194,7 +197,7 @@ pub fn cancel_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     let answer = if state == TaskState::Canceled {
         reply(id, Transport::JsonRpc, "Task", w.task_at(ti, rec))
     } else {
-        error(id, TASK_NOT_CANCELABLE, tid)
+        error(id, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid)
     };
     vec![
         request(id, "CancelTask", json!({ "id": tid }), "CancelTaskRequest"),
@@ -387,7 +390,8 @@ impl<'a> Walk<'a> {
                     params,
                     "SendMessageRequest",
                 ));
-                out.push(error(e.seq, UNSUPPORTED_OPERATION, task_id(self.exp, ti)));
+                let tid = task_id(self.exp, ti);
+                out.push(error(e.seq, Transport::Sse, UNSUPPORTED_OPERATION, tid));
             }
             (Event::CancelRequested, Outcome::Done | Outcome::Unchanged) => {
                 let params = json!({ "id": task_id(self.exp, ti) });
@@ -408,7 +412,8 @@ impl<'a> Walk<'a> {
             {
                 let params = json!({ "id": task_id(self.exp, ti) });
                 out.push(request(e.seq, "CancelTask", params, "CancelTaskRequest"));
-                out.push(error(e.seq, TASK_NOT_CANCELABLE, task_id(self.exp, ti)));
+                let tid = task_id(self.exp, ti);
+                out.push(error(e.seq, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid));
             }
             (Event::Worked { .. }, Outcome::Done) if e.after == TaskState::Completed => {
                 if let Some(a) = self.artifact_at(ti, e.seq) {
@@ -582,8 +587,10 @@ fn frame(id: u32, result: Value) -> WireMessage {
     reply(id, Transport::Sse, "StreamResponse", result)
 }
 
-/// A JSON-RPC error envelope with its `google.rpc.ErrorInfo` (messages as in a2a-python).
-fn error(id: u32, code: i32, task_id: &str) -> WireMessage {
+/// A JSON-RPC error envelope with its `google.rpc.ErrorInfo` (messages as in
+/// a2a-python). Errors to a streaming method travel as an SSE frame (both SDKs
+/// send them as `event: error`).
+fn error(id: u32, transport: Transport, code: i32, task_id: &str) -> WireMessage {
     let (message, reason) = if code == TASK_NOT_CANCELABLE {
         ("Task cannot be canceled", "TASK_NOT_CANCELABLE")
     } else {
@@ -597,5 +604,5 @@ fn error(id: u32, code: i32, task_id: &str) -> WireMessage {
             "metadata": { "taskId": task_id },
         }],
     }});
-    wire(Party::Agent, Transport::JsonRpc, "error", m)
+    wire(Party::Agent, transport, "error", m)
 }

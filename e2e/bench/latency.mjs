@@ -1,0 +1,64 @@
+// Benchmark: click-to-DOM latency of Step with a long history.
+// Builds ≥ 10 000 recorded states and trace entries (12 units × 10 s tasks,
+// followed up one after another), then times Step clicks until the DOM has
+// settled. Prints numbers; asserts nothing about speed.
+// Usage: BASE_URL=http://127.0.0.1:PORT/ node e2e/bench/latency.mjs
+import { launch, openPage, assertNoErrors } from '../helpers.mjs';
+
+const TARGET = Number(process.env.BENCH_STATES || 10_000);
+const SAMPLES = Number(process.env.BENCH_SAMPLES || 100);
+
+const browser = await launch();
+const page = await openPage(browser, '', { viewport: { width: 1280, height: 800 } });
+await page.getByLabel('Work units').fill('12');
+await page.getByLabel('Seconds per unit').fill('10');
+
+const t0 = Date.now();
+const built = await page.evaluate(async (target) => {
+  const tick = () => new Promise((r) => setTimeout(r, 0));
+  const entries = () => document.querySelectorAll('[data-testid=trace-entry]').length;
+  while (entries() < target) {
+    for (let i = 0; i < 120; i++) document.getElementById('step').click();
+    await tick();
+    document.getElementById('act-follow-up').click();
+    await tick();
+  }
+  return entries();
+}, TARGET);
+const buildMs = Date.now() - t0;
+
+const samples = await page.evaluate(async (n) => {
+  const out = [];
+  const sync = [];
+  const step = document.getElementById('step');
+  for (let i = 0; i < n; i++) {
+    let last = 0;
+    const obs = new MutationObserver(() => {
+      last = performance.now();
+    });
+    obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    const start = performance.now();
+    step.click();
+    sync.push(performance.now() - start);
+    await new Promise((r) => setTimeout(r, 0));
+    obs.disconnect();
+    out.push(last - start);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  return { out, sync };
+}, SAMPLES);
+
+const records = await page.getByTestId('timeline-position').innerText();
+const tasks = await page.getByTestId('task-list-item').count();
+const pct = (xs, p) => xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))];
+const summary = (xs) => {
+  xs.sort((a, b) => a - b);
+  return `p50 ${pct(xs, 50).toFixed(2)} ms, p95 ${pct(xs, 95).toFixed(2)} ms, max ${xs[xs.length - 1].toFixed(2)} ms`;
+};
+console.log(
+  `history: ${built} trace entries in ${tasks} tasks (built in ${(buildMs / 1000).toFixed(1)} s); current: ${records}`,
+);
+console.log(`Step click-to-DOM latency over ${samples.out.length} clicks: ${summary(samples.out)}`);
+console.log(`  of which the click handler (model + store): ${summary(samples.sync)}`);
+assertNoErrors(page);
+await browser.close();
