@@ -1,0 +1,30 @@
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertNoErrors, launch, openPage } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+test('first page: a new task is submitted, Step moves it to working', async () => {
+  const page = await openPage(browser);
+
+  assert.match(await page.getByRole('heading', { level: 1 }).innerText(), /A2A Task Control Room/);
+  assert.match(
+    await page.getByTestId('task-id').innerText(),
+    /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i,
+  );
+  const state = page.getByTestId('task-state');
+  assert.match(await state.innerText(), /TASK_STATE_SUBMITTED/);
+
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  // Leptos updates the DOM after a tick: poll until the new state shows.
+  await state.filter({ hasText: 'TASK_STATE_WORKING' }).waitFor({ timeout: 5_000 });
+
+  assertNoErrors(page);
+  await page.context().close();
+});

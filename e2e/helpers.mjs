@@ -1,0 +1,82 @@
+// Small Playwright harness for node's built-in test runner (`node --test e2e/`).
+// Uses playwright-core with Debian's Chromium; no browser is downloaded.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { chromium } from 'playwright-core';
+
+const require = createRequire(import.meta.url);
+
+export const BASE_URL = process.env.BASE_URL || 'http://127.0.0.1:8080/';
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+
+// Flags for headless Chromium as root, offline. Playwright already passes
+// --no-sandbox (chromiumSandbox defaults to false) and a fresh temp --user-data-dir.
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+
+/** Launches headless Chromium. Close it with `browser.close()`. */
+export function launch() {
+  return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
+}
+
+// Problems seen by each page: console errors, uncaught exceptions, CSP violations.
+const problems = new WeakMap();
+let axeSource;
+
+/**
+ * Opens BASE_URL + path in a new context and waits until the app has mounted.
+ * Console errors, page errors and CSP violations are collected for assertNoErrors.
+ */
+export async function openPage(browser, path = '', { viewport } = {}) {
+  const context = await browser.newContext(viewport ? { viewport } : {});
+  const page = await context.newPage();
+  const seen = [];
+  problems.set(page, seen);
+
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') {
+      const loc = msg.location();
+      seen.push(`console.error: ${msg.text()}${loc.url ? ` (${loc.url}:${loc.lineNumber})` : ''}`);
+    }
+  });
+  page.on('pageerror', (err) => seen.push(`pageerror: ${err.stack || err.message}`));
+  await page.exposeFunction('__reportCspViolation', (v) => seen.push(`CSP violation: ${v}`));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__reportCspViolation(
+        `${e.violatedDirective} blocked ${e.blockedURI || 'inline'}${e.sourceFile ? ` (${e.sourceFile}:${e.lineNumber})` : ''}`,
+      );
+    });
+  });
+
+  await page.goto(new URL(path, BASE_URL).href);
+  try {
+    await page.locator('[data-testid="task-state"]').waitFor({ state: 'visible', timeout: 15_000 });
+  } catch (err) {
+    throw new Error(`app did not mount at ${page.url()}\n${seen.join('\n')}\n${err.message}`);
+  }
+  return page;
+}
+
+/** Fails listing every console error, page error and CSP violation collected so far. */
+export function assertNoErrors(page) {
+  const seen = problems.get(page) || [];
+  assert.equal(seen.length, 0, `errors on ${page.url()}:\n  ${seen.join('\n  ')}`);
+}
+
+/** Runs axe-core in the page; returns its violations (empty when accessible). */
+export async function axeViolations(page, options = {}) {
+  // Evaluated (not a <script> tag) so that the page's CSP does not block it.
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const result = await page.evaluate((opts) => window.axe.run(document, opts), options);
+  return result.violations;
+}

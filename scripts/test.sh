@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# Full check, failing fast: format, lints, native tests, browser (wasm) tests,
+# release build + end-to-end tests at / and under a GitHub Pages-like subpath,
+# and the A2A conformance check. Ends with "N passed, 0 failed".
+# PROPTEST_CASES (and any other test env) is passed through.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+passed=0 skipped=0 current="" stage_skipped=0 servers=() tmpdirs=()
+
+finish() {
+  local rc=$?
+  for pid in "${servers[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for dir in "${tmpdirs[@]}"; do rm -rf "$dir"; done
+  if [[ -n $current ]]; then
+    echo "=== FAILED: $current"
+    echo
+    echo "$passed passed, 1 failed"
+  fi
+  exit "$rc"
+}
+trap finish EXIT
+
+secs() { awk -v ms="$1" 'BEGIN { printf "%.1fs", ms / 1000 }'; }
+now_ms() { echo $(($(date +%s%N) / 1000000)); }
+
+# stage NAME CMD...: run one stage with a header and its duration.
+stage() {
+  current=$1
+  shift
+  echo
+  echo "=== $current"
+  local t0
+  t0=$(now_ms)
+  stage_skipped=0
+  "$@"
+  if ((stage_skipped)); then
+    echo "=== $current: skipped"
+    skipped=$((skipped + 1))
+  else
+    echo "=== $current: ok in $(secs $(($(now_ms) - t0)))"
+    passed=$((passed + 1))
+  fi
+  current=""
+}
+
+current="setup"
+t0=$(now_ms)
+source scripts/setup.sh test
+echo "setup done in $(secs $(($(now_ms) - t0)))"
+current=""
+
+# Browser (wasm-bindgen-test) settings: headless Chromium through Debian's chromedriver.
+export CHROMEDRIVER=/usr/bin/chromedriver
+export WASM_BINDGEN_USE_BROWSER=1
+export WASM_BINDGEN_TEST_TIMEOUT=${WASM_BINDGEN_TEST_TIMEOUT:-60}
+
+free_port() {
+  python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+# serve DIR: static server on a free port in the background; sets $port.
+serve() {
+  port=$(free_port)
+  python3 -m http.server "$port" --bind 127.0.0.1 --directory "$1" >/dev/null 2>&1 &
+  servers+=($!)
+  for _ in $(seq 50); do
+    curl -fs -o /dev/null "http://127.0.0.1:$port/" && return 0
+    sleep 0.1
+  done
+  echo "static server on port $port did not start" >&2
+  return 1
+}
+
+e2e() { BASE_URL=$1 node --test --test-reporter=tap e2e/*.test.mjs; }
+
+e2e_root() {
+  trunk build --release
+  serve dist
+  e2e "http://127.0.0.1:$port/"
+}
+
+# GitHub Pages serves the app at /<repo>/: build with that public URL and serve it there.
+e2e_subpath() {
+  trunk build --release --public-url /a2a-control-room/ --dist dist-subpath
+  local root
+  root=$(mktemp -d)
+  tmpdirs+=("$root")
+  ln -s "$PWD/dist-subpath" "$root/a2a-control-room"
+  serve "$root"
+  e2e "http://127.0.0.1:$port/a2a-control-room/"
+}
+
+conformance() {
+  if [[ -f conformance/check.py ]]; then
+    .venv-conformance/bin/python conformance/check.py
+  else
+    echo "conformance/check.py not present"
+    stage_skipped=1
+  fi
+}
+
+stage "fmt" cargo fmt --check
+stage "clippy (native)" cargo clippy --all-targets -- -D warnings
+stage "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
+stage "test (native)" cargo test
+stage "test (wasm32, headless Chromium)" cargo test --target wasm32-unknown-unknown
+stage "e2e (release build at /)" e2e_root
+stage "e2e (release build at /a2a-control-room/)" e2e_subpath
+stage "conformance (a2a-sdk)" conformance
+
+echo
+if ((skipped)); then
+  echo "$passed passed, 0 failed, $skipped skipped"
+else
+  echo "$passed passed, 0 failed"
+fi
