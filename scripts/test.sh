@@ -91,14 +91,7 @@ e2e_subpath() {
   e2e "http://127.0.0.1:$port/a2a-control-room/"
 }
 
-conformance() {
-  if [[ -f conformance/check.py ]]; then
-    .venv-conformance/bin/python conformance/check.py
-  else
-    echo "conformance/check.py not present"
-    stage_skipped=1
-  fi
-}
+conformance() { bash scripts/conformance.sh; }
 
 stage "fmt" cargo fmt --check
 stage "clippy (native)" cargo clippy --all-targets -- -D warnings
@@ -108,6 +101,7 @@ stage "test (wasm32, headless Chromium)" cargo test --target wasm32-unknown-unkn
 stage "e2e (release build at /)" e2e_root
 stage "e2e (release build at /a2a-control-room/)" e2e_subpath
 stage "conformance (a2a-sdk)" conformance
+stage "benchmarks (numbers only)" bash scripts/bench.sh
 
 echo
 if ((skipped)); then

@@ -3,6 +3,12 @@
 
 mod common;
 
+// The same tests run natively and, under wasm-bindgen-test, in headless Chromium.
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use a2a_control_room::model::*;
 use a2a_control_room::wire::{self, Party, Transport, WireMessage};
 use common::{cfg, exp, run, state};
@@ -478,12 +484,17 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     assert_eq!(method(&s[0]), Some("SubscribeToTask"));
     assert_eq!(s[0].payload_type, "SubscribeToTaskRequest");
     assert_error(&s[1], -32004, "UNSUPPORTED_OPERATION", &tid);
+    assert_eq!(
+        (m[1].transport, s[1].transport),
+        (Transport::Sse, Transport::Sse)
+    );
 
     let t = wire::message_to_terminal(&e, START);
     assert_eq!(method(&t[0]), Some("SendMessage"));
     assert_eq!(t[0].message["params"]["message"]["taskId"], tid);
     assert_error(&t[1], -32004, "UNSUPPORTED_OPERATION", &tid);
     assert_eq!(error_code(&t[1]), Some(-32004));
+    assert_eq!(t[1].transport, Transport::JsonRpc);
 }
 
 #[test]

@@ -46,7 +46,15 @@ use crate::model::{
     UNSUPPORTED_OPERATION,
 };
 use serde::Serialize;
-use serde_json::{json, Value};
+use serde_json::Value;
+
+/// A JSON object from `"key" => value` pairs, each value through `Value::from`:
+/// smaller in wasm than `json!`, which serializes every value generically.
+macro_rules! obj {
+    ($($k:literal => $v:expr),* $(,)?) => {
+        obj(vec![$(($k, Value::from($v))),*])
+    };
+}
 
 /// Who sent a wire message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -125,7 +133,7 @@ pub fn get_task(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     let (w, id, ti, rec) = on_demand(exp, start_ms);
     let mut task = w.task_at(ti, rec);
     if let Some(a) = exp.final_artifact() {
-        task["artifacts"] = json!([artifact(a)]);
+        task["artifacts"] = vec![artifact(a)].into();
     }
     let records = &exp.viewed_task().records()[..=exp.position()];
     let history: Vec<Value> = records
@@ -135,12 +143,7 @@ pub fn get_task(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
         .collect();
     task["history"] = history.into();
     vec![
-        request(
-            id,
-            "GetTask",
-            json!({ "id": task_id(exp, ti) }),
-            "GetTaskRequest",
-        ),
+        request(id, "GetTask", obj!("id" => task_id(exp, ti))),
         reply(id, Transport::JsonRpc, "Task", task),
     ]
 }
@@ -149,16 +152,13 @@ pub fn get_task(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
 pub fn subscribe(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     let (w, id, ti, rec) = on_demand(exp, start_ms);
-    let params = json!({ "id": task_id(exp, ti) });
+    let tid = task_id(exp, ti);
     let answer = if exp.snapshot().state.is_terminal() {
-        error(id, Transport::Sse, UNSUPPORTED_OPERATION, task_id(exp, ti))
+        error(id, Transport::Sse, UNSUPPORTED_OPERATION, tid)
     } else {
-        frame(id, json!({ "task": w.task_at(ti, rec) }))
+        frame(id, obj!("task" => w.task_at(ti, rec)))
     };
-    vec![
-        request(id, "SubscribeToTask", params, "SubscribeToTaskRequest"),
-        answer,
-    ]
+    vec![request(id, "SubscribeToTask", obj!("id" => tid)), answer]
 }
 
 /// `SendMessage` to the viewed task when it is terminal: -32004 (spec §3.1.1).
@@ -169,18 +169,13 @@ pub fn message_to_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> 
         return Vec::new();
     }
     let tid = task_id(exp, ti);
-    let message = json!({
-        "messageId": format!("msg-{id}-user"), "role": "ROLE_USER",
-        "parts": [{ "text": "One more thing about this task." }],
-        "taskId": tid, "contextId": exp.context_id(),
-    });
+    let message = obj!(
+        "messageId" => format!("msg-{id}-user"), "role" => "ROLE_USER",
+        "parts" => text_parts("One more thing about this task."),
+        "taskId" => tid, "contextId" => exp.context_id(),
+    );
     vec![
-        request(
-            id,
-            "SendMessage",
-            json!({ "message": message }),
-            "SendMessageRequest",
-        ),
+        request(id, "SendMessage", obj!("message" => message)),
         error(id, Transport::JsonRpc, UNSUPPORTED_OPERATION, tid),
     ]
 }
@@ -199,33 +194,31 @@ pub fn cancel_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     } else {
         error(id, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid)
     };
-    vec![
-        request(id, "CancelTask", json!({ "id": tid }), "CancelTaskRequest"),
-        answer,
-    ]
+    vec![request(id, "CancelTask", obj!("id" => tid)), answer]
 }
 
 /// The simulated agent's v1.0 `AgentCard`.
 pub fn agent_card() -> Value {
-    json!({
-        "name": "A2A Task Control Room agent",
-        "description": "A simulated A2A v1.0 agent: it works through N units of S seconds and, as configured, asks for clarification or authorization, fails, rejects the task or refuses cancellation.",
-        "supportedInterfaces": [{
-            "url": "https://agent.example/a2a",
-            "protocolBinding": "JSONRPC",
-            "protocolVersion": "1.0",
-        }],
-        "version": env!("CARGO_PKG_VERSION"),
-        "capabilities": { "streaming": true, "pushNotifications": false },
-        "defaultInputModes": ["text/plain"],
-        "defaultOutputModes": ["text/plain"],
-        "skills": [{
-            "id": "simulated-work",
-            "name": "Simulated work",
-            "description": "Runs the configured work units and returns one text artifact when it completes.",
-            "tags": ["simulation", "task-lifecycle"],
-        }],
-    })
+    let strings = |v: &[&str]| Value::from(v.to_vec());
+    obj!(
+        "name" => "A2A Task Control Room agent",
+        "description" => "A simulated A2A v1.0 agent: it works through N units of S seconds and, as configured, asks for clarification or authorization, fails, rejects the task or refuses cancellation.",
+        "supportedInterfaces" => vec![obj!(
+            "url" => "https://agent.example/a2a",
+            "protocolBinding" => "JSONRPC",
+            "protocolVersion" => "1.0",
+        )],
+        "version" => env!("CARGO_PKG_VERSION"),
+        "capabilities" => obj!("streaming" => true, "pushNotifications" => false),
+        "defaultInputModes" => strings(&["text/plain"]),
+        "defaultOutputModes" => strings(&["text/plain"]),
+        "skills" => vec![obj!(
+            "id" => "simulated-work",
+            "name" => "Simulated work",
+            "description" => "Runs the configured work units and returns one text artifact when it completes.",
+            "tags" => strings(&["simulation", "task-lifecycle"]),
+        )],
+    )
 }
 
 /// One JSON line per message: `{"seq","from","transport","payloadType","message"}`.
@@ -249,11 +242,9 @@ pub fn to_jsonl(messages: &[WireMessage]) -> String {
 pub fn explain(m: &WireMessage) -> String {
     let v = &m.message;
     let quote = |s: &Value| s.as_str().map_or(String::new(), |t| format!(" — “{t}”"));
+    let state = |s: &Value| s["status"]["state"].as_str().unwrap_or("?").to_string();
     let what = if let Some(method) = v["method"].as_str() {
-        format!(
-            "{method}{}",
-            quote(&v["params"]["message"]["parts"][0]["text"])
-        )
+        method.to_string() + &quote(&v["params"]["message"]["parts"][0]["text"])
     } else if let Some(err) = v.get("error") {
         let name = match err["code"].as_i64() {
             Some(-32002) => "TaskNotCancelableError",
@@ -264,28 +255,22 @@ pub fn explain(m: &WireMessage) -> String {
     } else {
         let r = &v["result"];
         if let Some(u) = r.get("statusUpdate") {
-            let s = &u["status"];
-            format!(
-                "statusUpdate {}{}",
-                s["state"].as_str().unwrap_or("?"),
-                quote(&s["message"]["parts"][0]["text"])
-            )
+            let text = quote(&u["status"]["message"]["parts"][0]["text"]);
+            format!("statusUpdate {}{text}", state(u))
         } else if let Some(a) = r.get("artifactUpdate") {
-            format!(
-                "artifactUpdate {}{}",
-                a["artifact"]["artifactId"].as_str().unwrap_or("?"),
-                if a["lastChunk"] == true {
-                    " (last chunk)"
-                } else {
-                    ""
-                }
-            )
-        } else {
-            let (label, t) = match r.get("task") {
-                Some(t) => ("task", t),
-                None => ("Task", r),
+            let last = if a["lastChunk"] == true {
+                " (last chunk)"
+            } else {
+                ""
             };
-            format!("{label} {}", t["status"]["state"].as_str().unwrap_or("?"))
+            format!(
+                "artifactUpdate {}{last}",
+                a["artifact"]["artifactId"].as_str().unwrap_or("?")
+            )
+        } else if let Some(t) = r.get("task") {
+            format!("task {}", state(t))
+        } else {
+            format!("Task {}", state(r))
         }
     };
     let dir = match m.from {
@@ -342,10 +327,8 @@ impl<'a> Walk<'a> {
 
     fn trace_entry(&self, seq: u32) -> Option<&'a TraceEntry> {
         let trace = self.exp.trace();
-        trace
-            .binary_search_by_key(&seq, |e| e.seq)
-            .ok()
-            .map(|i| &trace[i])
+        let i = trace.binary_search_by_key(&seq, |e| e.seq).ok()?;
+        Some(&trace[i])
     }
 
     /// Walks one entry; returns its messages when `build` is set.
@@ -368,100 +351,87 @@ impl<'a> Walk<'a> {
         if !build {
             return Vec::new();
         }
-        let ti = e.task as usize;
-        let sid = open.unwrap_or(e.seq);
+        let (ti, seq) = (e.task as usize, e.seq);
+        let tid = task_id(self.exp, ti);
+        let sid = open.unwrap_or(seq);
+        let refused = |code| matches!(e.outcome, Outcome::Refused(r) if r.code() == Some(code));
         let mut out = Vec::new();
-        match (e.event, e.outcome) {
-            (Event::Created { .. } | Event::Clarified, Outcome::Done) => {
-                let params = json!({ "message": self.client_message(e, false) });
-                out.push(request(
-                    e.seq,
-                    "SendStreamingMessage",
-                    params,
-                    "SendMessageRequest",
-                ));
-                out.push(frame(e.seq, json!({ "task": self.task_at(ti, e.seq) })));
+        match e.event {
+            Event::Created { .. } | Event::Clarified if done || refused(UNSUPPORTED_OPERATION) => {
+                let params = obj!("message" => self.client_message(e, false));
+                out.push(request(seq, "SendStreamingMessage", params));
+                out.push(if done {
+                    frame(seq, obj!("task" => self.task_at(ti, seq)))
+                } else {
+                    error(seq, Transport::Sse, UNSUPPORTED_OPERATION, tid)
+                });
             }
-            (Event::Clarified, Outcome::Refused(r)) if r.code() == Some(UNSUPPORTED_OPERATION) => {
-                let params = json!({ "message": self.client_message(e, false) });
-                out.push(request(
-                    e.seq,
-                    "SendStreamingMessage",
-                    params,
-                    "SendMessageRequest",
-                ));
-                let tid = task_id(self.exp, ti);
-                out.push(error(e.seq, Transport::Sse, UNSUPPORTED_OPERATION, tid));
-            }
-            (Event::CancelRequested, Outcome::Done | Outcome::Unchanged) => {
-                let params = json!({ "id": task_id(self.exp, ti) });
-                out.push(request(e.seq, "CancelTask", params, "CancelTaskRequest"));
-                let rec = if done { e.seq } else { e.at };
+            Event::CancelRequested if e.outcome == Outcome::Unchanged || done => {
+                out.push(request(seq, "CancelTask", obj!("id" => tid)));
+                let rec = if done { seq } else { e.at };
                 out.push(reply(
-                    e.seq,
+                    seq,
                     Transport::JsonRpc,
                     "Task",
                     self.task_at(ti, rec),
                 ));
                 if done && open.is_some() {
-                    out.push(frame(sid, self.status_update(ti, e.seq)));
+                    out.push(frame(sid, self.status_update(ti, seq)));
                 }
             }
-            (Event::CancelRequested, Outcome::Refused(r))
-                if r.code() == Some(TASK_NOT_CANCELABLE) =>
+            Event::CancelRequested if refused(TASK_NOT_CANCELABLE) => {
+                out.push(request(seq, "CancelTask", obj!("id" => tid)));
+                out.push(error(seq, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid));
+            }
+            Event::Worked { .. } if done && e.after == TaskState::Completed => {
+                if let Some(a) = self.artifact_at(ti, seq) {
+                    let update = obj!(
+                        "taskId" => tid, "contextId" => self.exp.context_id(),
+                        "artifact" => a, "lastChunk" => true,
+                    );
+                    out.push(frame(sid, obj!("artifactUpdate" => update)));
+                }
+                out.push(frame(sid, self.status_update(ti, seq)));
+            }
+            Event::Started
+            | Event::Rejected
+            | Event::Failed { .. }
+            | Event::AskedInput { .. }
+            | Event::AskedAuth { .. }
+            | Event::Authorized
+                if done =>
             {
-                let params = json!({ "id": task_id(self.exp, ti) });
-                out.push(request(e.seq, "CancelTask", params, "CancelTaskRequest"));
-                let tid = task_id(self.exp, ti);
-                out.push(error(e.seq, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid));
+                out.push(frame(sid, self.status_update(ti, seq)))
             }
-            (Event::Worked { .. }, Outcome::Done) if e.after == TaskState::Completed => {
-                if let Some(a) = self.artifact_at(ti, e.seq) {
-                    let update = json!({
-                        "taskId": task_id(self.exp, ti), "contextId": self.exp.context_id(),
-                        "artifact": a, "lastChunk": true,
-                    });
-                    out.push(frame(sid, json!({ "artifactUpdate": update })));
-                }
-                out.push(frame(sid, self.status_update(ti, e.seq)));
-            }
-            (
-                Event::Started
-                | Event::Rejected
-                | Event::Failed { .. }
-                | Event::AskedInput { .. }
-                | Event::AskedAuth { .. }
-                | Event::Authorized,
-                Outcome::Done,
-            ) => out.push(frame(sid, self.status_update(ti, e.seq))),
             _ => {}
         }
         for m in &mut out {
-            m.entry = Some(e.seq);
+            m.entry = Some(seq);
         }
         out
     }
 
     /// The task `ti` at its recorded state `rec` (a trace seq).
     fn task_at(&self, ti: usize, rec: u32) -> Value {
-        json!({
-            "id": task_id(self.exp, ti),
-            "contextId": self.exp.context_id(),
-            "status": self.status(rec),
-        })
+        obj!(
+            "id" => task_id(self.exp, ti),
+            "contextId" => self.exp.context_id(),
+            "status" => self.status(rec),
+        )
     }
 
     fn status_update(&self, ti: usize, rec: u32) -> Value {
-        json!({ "statusUpdate": {
-            "taskId": task_id(self.exp, ti),
-            "contextId": self.exp.context_id(),
-            "status": self.status(rec),
-        }})
+        let update = obj!(
+            "taskId" => task_id(self.exp, ti),
+            "contextId" => self.exp.context_id(),
+            "status" => self.status(rec),
+        );
+        obj!("statusUpdate" => update)
     }
 
     /// The `TaskStatus` of the recorded state made by trace entry `rec`.
     fn status(&self, rec: u32) -> Value {
-        let mut s = json!({ "timestamp": timestamp(self.time(rec)) });
+        let mut s = obj!("timestamp" => timestamp(self.time(rec)));
         if let Some(e) = self.trace_entry(rec) {
             s["state"] = e.after.name().into();
             if let Some(m) = self.agent_message(e) {
@@ -488,11 +458,11 @@ impl<'a> Walk<'a> {
             Event::Rejected => "The agent rejected the task before doing any work.".into(),
             _ => return None,
         };
-        Some(json!({
-            "messageId": format!("msg-{}-agent", e.seq), "role": "ROLE_AGENT",
-            "parts": [{ "text": text }],
-            "taskId": task_id(self.exp, e.task as usize), "contextId": self.exp.context_id(),
-        }))
+        Some(obj!(
+            "messageId" => format!("msg-{}-agent", e.seq), "role" => "ROLE_AGENT",
+            "parts" => text_parts(&text),
+            "taskId" => task_id(self.exp, e.task as usize), "contextId" => self.exp.context_id(),
+        ))
     }
 
     /// The client's message of a creation or clarification entry, as sent
@@ -502,7 +472,6 @@ impl<'a> Walk<'a> {
         let task = &exp.tasks()[e.task as usize];
         let c = exp.config();
         let (n, s) = (c.work_units, c.seconds_per_unit);
-        let mut m = json!({ "messageId": format!("msg-{}-user", e.seq), "role": "ROLE_USER" });
         let text = match e.event {
             Event::Created { .. } if task.reference_task_id.is_some() => {
                 format!("Follow-up to the earlier task: run {n} work units of {s} s each.")
@@ -515,7 +484,10 @@ impl<'a> Walk<'a> {
             }
             _ => return None,
         };
-        m["parts"] = json!([{ "text": text }]);
+        let mut m = obj!(
+            "messageId" => format!("msg-{}-user", e.seq), "role" => "ROLE_USER",
+            "parts" => text_parts(&text),
+        );
         if stored || e.event == Event::Clarified || task.reference_task_id.is_some() {
             m["contextId"] = exp.context_id().into();
         }
@@ -523,7 +495,7 @@ impl<'a> Walk<'a> {
             m["taskId"] = task.id.as_str().into();
         }
         if let (Event::Created { .. }, Some(r)) = (e.event, &task.reference_task_id) {
-            m["referenceTaskIds"] = json!([r]);
+            m["referenceTaskIds"] = vec![r.as_str()].into();
         }
         Some(m)
     }
@@ -549,37 +521,61 @@ fn on_demand(exp: &Experiment, start_ms: i64) -> (Walk<'_>, u32, usize, u32) {
     (w, id, exp.viewed_task_index(), exp.viewed_record().id)
 }
 
+fn obj(pairs: Vec<(&str, Value)>) -> Value {
+    // Inserted one by one: collecting into the map would link a sort.
+    let mut map = serde_json::Map::new();
+    for (k, v) in pairs {
+        map.insert(k.into(), v);
+    }
+    Value::Object(map)
+}
+
+fn text_parts(text: &str) -> Value {
+    vec![obj!("text" => text)].into()
+}
+
 fn task_id(exp: &Experiment, ti: usize) -> &str {
     &exp.tasks()[ti].id
 }
 
 fn artifact(a: Artifact) -> Value {
-    json!({ "artifactId": a.artifact_id, "name": a.name, "parts": [{ "text": a.text }] })
+    obj!("artifactId" => a.artifact_id, "name" => a.name, "parts" => text_parts(&a.text))
 }
 
-fn wire(
+fn envelope(
+    id: u32,
     from: Party,
     transport: Transport,
-    payload_type: &'static str,
-    message: Value,
+    ty: &'static str,
+    key: &str,
+    body: Value,
 ) -> WireMessage {
+    let mut message = obj!("jsonrpc" => "2.0", "id" => id);
+    message[key] = body;
     WireMessage {
         entry: None,
         from,
         transport,
-        payload_type,
+        payload_type: ty,
         message,
     }
 }
 
-fn request(id: u32, method: &str, params: Value, ty: &'static str) -> WireMessage {
-    let m = json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params });
-    wire(Party::Client, Transport::JsonRpc, ty, m)
+/// A client request; `payloadType` is the method's params type.
+fn request(id: u32, method: &'static str, params: Value) -> WireMessage {
+    let ty = match method {
+        "GetTask" => "GetTaskRequest",
+        "CancelTask" => "CancelTaskRequest",
+        "SubscribeToTask" => "SubscribeToTaskRequest",
+        _ => "SendMessageRequest",
+    };
+    let mut m = envelope(id, Party::Client, Transport::JsonRpc, ty, "params", params);
+    m.message["method"] = method.into();
+    m
 }
 
 fn reply(id: u32, transport: Transport, ty: &'static str, result: Value) -> WireMessage {
-    let m = json!({ "jsonrpc": "2.0", "id": id, "result": result });
-    wire(Party::Agent, transport, ty, m)
+    envelope(id, Party::Agent, transport, ty, "result", result)
 }
 
 /// An SSE frame of the stream opened by request `id`.
@@ -596,13 +592,11 @@ fn error(id: u32, transport: Transport, code: i32, task_id: &str) -> WireMessage
     } else {
         ("This operation is not supported", "UNSUPPORTED_OPERATION")
     };
-    let m = json!({ "jsonrpc": "2.0", "id": id, "error": {
-        "code": code, "message": message,
-        "data": [{
-            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
-            "reason": reason, "domain": "a2a-protocol.org",
-            "metadata": { "taskId": task_id },
-        }],
-    }});
-    wire(Party::Agent, transport, "error", m)
+    let info = obj!(
+        "@type" => "type.googleapis.com/google.rpc.ErrorInfo",
+        "reason" => reason, "domain" => "a2a-protocol.org",
+        "metadata" => obj!("taskId" => task_id),
+    );
+    let err = obj!("code" => code, "message" => message, "data" => vec![info]);
+    envelope(id, Party::Agent, transport, "error", "error", err)
 }

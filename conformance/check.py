@@ -1,0 +1,337 @@
+#!/usr/bin/env python3
+"""Strict A2A v1.0 conformance check of wire transcripts, with the official SDK.
+
+Usage: check.py DIR          check every DIR/*.jsonl (and DIR/*.json agent cards)
+       check.py --self-test  prove the check rejects known-bad lines
+
+Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
+"message" is one JSON-RPC 2.0 object. For each line:
+  - envelope: jsonrpc == "2.0", an id, exactly one of method/result/error;
+    requests carry params and a v1.0 PascalCase method from the client over
+    JSON-RPC; responses and errors come from the agent and answer an earlier
+    request id (results of the type that method returns), over SSE exactly
+    when the method streams;
+  - payload: params / result parsed STRICTLY into the a2a_pb2 class named by
+    payloadType (json_format.Parse, ignore_unknown_fields=False: unknown or
+    misspelled fields and unknown enum names fail), fields marked REQUIRED in
+    a2a.proto must be set, and re-serializing must give back exactly the input
+    (lowerCamelCase names, enum names, defaults omitted, timestamps with
+    milliseconds);
+  - errors: A2A code with its standard reason, data[0] a
+    type.googleapis.com/google.rpc.ErrorInfo in domain a2a-protocol.org,
+    parsed strictly into google.rpc.ErrorInfo.
+Lines whose payloadType starts with "proposal:" are skipped and counted apart.
+Ends with "N passed, 0 failed" (exit 0) or lists failures as file:line (exit 1).
+"""
+
+import collections
+import json
+import re
+import sys
+import tempfile
+from pathlib import Path
+
+from a2a.types import a2a_pb2
+from google.api import field_behavior_pb2
+from google.protobuf import json_format
+from google.rpc import error_details_pb2
+
+# v1.0 JSON-RPC method -> (params type, result type, streaming)
+METHODS = {
+    "SendMessage": ("SendMessageRequest", "SendMessageResponse", False),
+    "SendStreamingMessage": ("SendMessageRequest", "StreamResponse", True),
+    "GetTask": ("GetTaskRequest", "Task", False),
+    "ListTasks": ("ListTasksRequest", "ListTasksResponse", False),
+    "CancelTask": ("CancelTaskRequest", "Task", False),
+    "SubscribeToTask": ("SubscribeToTaskRequest", "StreamResponse", True),
+    "CreateTaskPushNotificationConfig": ("TaskPushNotificationConfig", "TaskPushNotificationConfig", False),
+    "GetTaskPushNotificationConfig": ("GetTaskPushNotificationConfigRequest", "TaskPushNotificationConfig", False),
+    "ListTaskPushNotificationConfigs": (
+        "ListTaskPushNotificationConfigsRequest",
+        "ListTaskPushNotificationConfigsResponse",
+        False,
+    ),
+    "GetExtendedAgentCard": ("GetExtendedAgentCardRequest", "AgentCard", False),
+    "DeleteTaskPushNotificationConfig": ("DeleteTaskPushNotificationConfigRequest", "Empty", False),
+}
+
+# A2A error code -> (ErrorInfo.reason); spec §5.4
+REASONS = {
+    -32001: "TASK_NOT_FOUND",
+    -32002: "TASK_NOT_CANCELABLE",
+    -32003: "PUSH_NOTIFICATION_NOT_SUPPORTED",
+    -32004: "UNSUPPORTED_OPERATION",
+    -32005: "CONTENT_TYPE_NOT_SUPPORTED",
+    -32006: "INVALID_AGENT_RESPONSE",
+    -32007: "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
+    -32008: "EXTENSION_SUPPORT_REQUIRED",
+    -32009: "VERSION_NOT_SUPPORTED",
+}
+ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
+TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")
+REQUIRED = field_behavior_pb2.FieldBehavior.REQUIRED
+
+
+class Bad(Exception):
+    pass
+
+
+def pb_class(name):
+    cls = getattr(a2a_pb2, name, None)
+    if cls is None or not hasattr(cls, "DESCRIPTOR"):
+        raise Bad(f"payloadType {name!r} is not a message of lf.a2a.v1")
+    return cls
+
+
+def check_required(msg, path):
+    """Every field marked [(google.api.field_behavior) = REQUIRED] is set (repeated: non-empty)."""
+    for field in msg.DESCRIPTOR.fields:
+        behaviors = field.GetOptions().Extensions[field_behavior_pb2.field_behavior]
+        value = getattr(msg, field.name)
+        is_repeated = field.is_repeated
+        if REQUIRED in behaviors:
+            present = len(value) > 0 if is_repeated else (
+                msg.HasField(field.name) if field.message_type else value != field.default_value
+            )
+            if not present:
+                raise Bad(f"required field {path}{field.json_name} is missing or empty")
+        if field.message_type and not field.message_type.GetOptions().map_entry:
+            if field.message_type.full_name.startswith("google.protobuf."):
+                continue
+            items = value if is_repeated else ([value] if msg.HasField(field.name) else [])
+            for i, item in enumerate(items):
+                check_required(item, f"{path}{field.json_name}{f'[{i}]' if is_repeated else ''}.")
+
+
+def check_timestamps(value, path=""):
+    if isinstance(value, dict):
+        for k, v in value.items():
+            if k == "timestamp" and not (isinstance(v, str) and TIMESTAMP.match(v)):
+                raise Bad(f"{path}{k} = {v!r} is not YYYY-MM-DDTHH:MM:SS.sssZ")
+            check_timestamps(v, f"{path}{k}.")
+    elif isinstance(value, list):
+        for i, v in enumerate(value):
+            check_timestamps(v, f"{path}[{i}].")
+
+
+def canonical(value):
+    """The input as a ProtoJSON writer would print it (timestamps without .000)."""
+    if isinstance(value, dict):
+        return {k: canonical(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [canonical(v) for v in value]
+    if isinstance(value, str) and TIMESTAMP.match(value):
+        return re.sub(r"\.000Z$", "Z", value)
+    return value
+
+
+def strict_parse(payload, type_name):
+    """Parses payload strictly into a2a_pb2.<type_name>; returns the message."""
+    cls = pb_class(type_name)
+    if not isinstance(payload, dict):
+        raise Bad(f"{type_name} payload is not a JSON object")
+    try:
+        msg = json_format.Parse(json.dumps(payload), cls(), ignore_unknown_fields=False)
+    except json_format.ParseError as e:
+        raise Bad(f"{type_name}: {e}") from None
+    check_required(msg, "")
+    check_timestamps(payload)
+    back = json_format.MessageToDict(msg)
+    if back != canonical(payload):
+        raise Bad(f"{type_name} is not canonical ProtoJSON: sent {json.dumps(payload)}, "
+                  f"a ProtoJSON writer gives {json.dumps(back)}")
+    return msg
+
+
+def check_error(err):
+    if not isinstance(err, dict) or set(err) - {"code", "message", "data"}:
+        raise Bad(f"error object must have only code/message/data: {err!r}")
+    code, message, data = err.get("code"), err.get("message"), err.get("data")
+    if not isinstance(code, int) or not isinstance(message, str) or not message:
+        raise Bad("error needs an integer code and a non-empty message")
+    if code not in REASONS:
+        raise Bad(f"error code {code} is not an A2A error code")
+    if not isinstance(data, list) or not data or not isinstance(data[0], dict):
+        raise Bad("error.data must be a non-empty array of objects")
+    info = dict(data[0])
+    if info.pop("@type", None) != ERROR_INFO:
+        raise Bad(f"error.data[0]['@type'] must be {ERROR_INFO}")
+    if info.get("reason") != REASONS[code] or info.get("domain") != "a2a-protocol.org":
+        raise Bad(f"error {code} needs reason {REASONS[code]} in domain a2a-protocol.org, got "
+                  f"{info.get('reason')!r} / {info.get('domain')!r}")
+    try:
+        json_format.Parse(json.dumps(info), error_details_pb2.ErrorInfo(), ignore_unknown_fields=False)
+    except json_format.ParseError as e:
+        raise Bad(f"ErrorInfo: {e}") from None
+    for d in data:
+        if not isinstance(d, dict) or "@type" not in d:
+            raise Bad("every error.data entry must carry @type")
+
+
+def check_line(line, requests):
+    """Checks one transcript line; `requests` maps JSON-RPC id -> method (updated)."""
+    for key in ("seq", "from", "transport", "payloadType", "message"):
+        if key not in line:
+            raise Bad(f"line lacks {key!r}")
+    if set(line) != {"seq", "from", "transport", "payloadType", "message"}:
+        raise Bad(f"unexpected line keys {sorted(set(line))}")
+    ptype, frm, transport, m = line["payloadType"], line["from"], line["transport"], line["message"]
+    if frm not in ("client", "agent") or transport not in ("jsonrpc", "sse"):
+        raise Bad(f"bad from/transport {frm!r}/{transport!r}")
+    if not isinstance(m, dict) or m.get("jsonrpc") != "2.0":
+        raise Bad('message is not a JSON-RPC 2.0 object (jsonrpc must be "2.0")')
+    if "id" not in m or not isinstance(m["id"], (int, str)) or isinstance(m["id"], bool):
+        raise Bad("message lacks a string or integer id")
+    kinds = [k for k in ("method", "result", "error") if k in m]
+    if len(kinds) != 1:
+        raise Bad(f"message must have exactly one of method/result/error, has {kinds}")
+    extra = set(m) - {"jsonrpc", "id", kinds[0]} - ({"params"} if kinds == ["method"] else set())
+    if extra:
+        raise Bad(f"unexpected envelope members {sorted(extra)}")
+    mid = m["id"]
+    if kinds == ["method"]:
+        method = m["method"]
+        if method not in METHODS:
+            raise Bad(f"method {method!r} is not a v1.0 A2A method")
+        if frm != "client" or transport != "jsonrpc":
+            raise Bad("requests go from the client over jsonrpc")
+        if "params" not in m:
+            raise Bad("request lacks params")
+        if ptype != METHODS[method][0]:
+            raise Bad(f"{method} takes {METHODS[method][0]}, payloadType says {ptype}")
+        strict_parse(m["params"], ptype)
+        requests[mid] = method
+        return
+    if frm != "agent":
+        raise Bad("responses come from the agent")
+    if mid not in requests:
+        raise Bad(f"response id {mid!r} answers no earlier request")
+    _, result_type, streaming = METHODS[requests[mid]]
+    if kinds == ["error"]:
+        if ptype != "error":
+            raise Bad('an error envelope has payloadType "error"')
+        if (transport == "sse") != streaming:
+            raise Bad(f"errors to {requests[mid]} travel over {'sse' if streaming else 'jsonrpc'}")
+        check_error(m["error"])
+        return
+    if ptype != result_type:
+        raise Bad(f"{requests[mid]} returns {result_type}, payloadType says {ptype}")
+    if (transport == "sse") != streaming:
+        raise Bad(f"{requests[mid]} results travel over {'sse' if streaming else 'jsonrpc'}")
+    strict_parse(m["result"], ptype)
+
+
+def check_dir(directory):
+    counts, skipped, failures, passed = collections.Counter(), collections.Counter(), [], 0
+    files = sorted(Path(directory).glob("*.jsonl"))
+    cards = sorted(Path(directory).glob("*.json"))
+    if not files:
+        failures.append(f"{directory}: no *.jsonl transcripts")
+    for card in cards:
+        try:
+            strict_parse(json.loads(card.read_text()), "AgentCard")
+            counts["AgentCard"] += 1
+            passed += 1
+        except (Bad, ValueError) as e:
+            failures.append(f"{card}: {e}")
+    for path in files:
+        requests = {}
+        for n, text in enumerate(path.read_text().splitlines(), 1):
+            if not text.strip():
+                continue
+            try:
+                line = json.loads(text)
+                ptype = line.get("payloadType", "") if isinstance(line, dict) else ""
+                if isinstance(ptype, str) and ptype.startswith("proposal:"):
+                    skipped[ptype] += 1
+                    continue
+                check_line(line, requests)
+                counts[ptype] += 1
+                passed += 1
+            except (Bad, ValueError) as e:
+                failures.append(f"{path}:{n}: " + " ".join(str(e).split()))
+    width = max([len(k) for k in list(counts) + list(skipped)] + [11])
+    print(f"{'payloadType':<{width}}  count")
+    for k in sorted(counts):
+        print(f"{k:<{width}}  {counts[k]:>5}")
+    for k in sorted(skipped):
+        print(f"{k:<{width}}  {skipped[k]:>5}  (skipped)")
+    print(f"{len(files)} transcripts, {len(cards)} agent cards, {sum(skipped.values())} proposal lines skipped")
+    for f in failures:
+        print(f"FAIL {f}")
+    print(f"{passed} passed, {len(failures)} failed")
+    return not failures
+
+
+def self_test():
+    """Known-bad lines must each fail; the good ones must pass."""
+    tid, ctx, ts = "t-1", "c-1", "2026-01-01T00:00:00.000Z"
+    req = {"seq": 1, "from": "client", "transport": "jsonrpc", "payloadType": "SendMessageRequest",
+           "message": {"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage",
+                       "params": {"message": {"messageId": "m1", "role": "ROLE_USER", "parts": [{"text": "hi"}]}}}}
+
+    def frame(result):
+        return {"seq": 2, "from": "agent", "transport": "sse", "payloadType": "StreamResponse",
+                "message": {"jsonrpc": "2.0", "id": 1, "result": result}}
+
+    def upd(status, **extra):
+        return frame({"statusUpdate": {"taskId": tid, "contextId": ctx, "status": status, **extra}})
+
+    good = upd({"state": "TASK_STATE_WORKING", "timestamp": ts})
+    bad = {
+        "misspelled field contextID": frame({"statusUpdate": {"taskId": tid, "contextID": ctx,
+                                                              "status": {"state": "TASK_STATE_WORKING"}}}),
+        "unknown enum TASK_STATE_PAUSED": upd({"state": "TASK_STATE_PAUSED", "timestamp": ts}),
+        "v0.3 final field": upd({"state": "TASK_STATE_COMPLETED", "timestamp": ts}, final=True),
+        "v0.3 kind field": frame({"task": {"kind": "task", "id": tid, "contextId": ctx,
+                                           "status": {"state": "TASK_STATE_SUBMITTED"}}}),
+        "index on artifactUpdate": frame({"artifactUpdate": {"taskId": tid, "contextId": ctx, "index": 0,
+                                                             "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}}),
+        "snake_case name": frame({"statusUpdate": {"task_id": tid, "contextId": ctx,
+                                                   "status": {"state": "TASK_STATE_WORKING"}}}),
+        "v0.3 role value": {**req, "message": {**req["message"], "params": {"message": {
+            "messageId": "m1", "role": "user", "parts": [{"text": "hi"}]}}}},
+        "default value written": frame({"artifactUpdate": {"taskId": tid, "contextId": ctx, "append": False,
+                                                           "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}}),
+        "missing required messageId": {**req, "message": {**req["message"], "params": {"message": {
+            "role": "ROLE_USER", "parts": [{"text": "hi"}]}}}},
+        "timestamp without millis": upd({"state": "TASK_STATE_WORKING", "timestamp": "2026-01-01T00:00:00Z"}),
+        "two StreamResponse members": frame({"task": {"id": tid, "status": {"state": "TASK_STATE_WORKING"}},
+                                            "statusUpdate": {"taskId": tid, "contextId": ctx,
+                                                             "status": {"state": "TASK_STATE_WORKING"}}}),
+        "v0.3 method name": {**req, "message": {**req["message"], "method": "message/stream"}},
+        "wrong ErrorInfo reason": {"seq": 2, "from": "agent", "transport": "sse", "payloadType": "error",
+                                   "message": {"jsonrpc": "2.0", "id": 1, "error": {
+                                       "code": -32002, "message": "Task cannot be canceled",
+                                       "data": [{"@type": ERROR_INFO, "reason": "TASK_NOT_CANCELABLE_ERROR",
+                                                 "domain": "a2a-protocol.org"}]}}},
+        "result for no request": {**good, "message": {**good["message"], "id": 99}},
+        "stream result over jsonrpc": {**good, "transport": "jsonrpc"},
+    }
+    ok = True
+    with tempfile.TemporaryDirectory() as d:
+        Path(d, "good.jsonl").write_text(json.dumps(req) + "\n" + json.dumps(good) + "\n")
+        print("self-test: a good transcript")
+        ok &= check_dir(d)
+    for name, line in bad.items():
+        try:
+            check_line(line, {1: "SendStreamingMessage"})
+            print(f"self-test: NOT rejected: {name}")
+            ok = False
+        except Bad as e:
+            print(f"self-test: rejected {name}: {str(e)[:150]}")
+    print("self-test passed" if ok else "self-test FAILED")
+    return ok
+
+
+def main(argv):
+    if argv[1:] == ["--self-test"]:
+        return 0 if self_test() else 1
+    if len(argv) != 2:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    return 0 if check_dir(argv[1]) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,246 @@
+//! Writes the A2A v1.0 wire transcripts of a scenario matrix, one JSONL file per
+//! scenario, plus the agent card, for `conformance/check.py` to parse strictly
+//! with the official a2a-sdk protobuf classes.
+//!
+//! Run with `cargo run --example transcripts -- OUTDIR`.
+//!
+//! Each file holds the scenario's whole transcript, then the on-demand
+//! exchanges taken along the way and at the end (GetTask, SubscribeToTask,
+//! SendMessage to a terminal task, CancelTask on a terminal task).
+
+use a2a_control_room::model::*;
+use a2a_control_room::wire::{self, WireMessage};
+use std::path::PathBuf;
+
+/// 2026-01-01T00:00:00.000Z
+const START_MS: i64 = 1_767_225_600_000;
+
+struct Run {
+    e: Experiment,
+    extra: Vec<WireMessage>,
+}
+
+impl Run {
+    fn new(config: Config) -> Run {
+        let e = Experiment::new(config, IdSource::seeded(0xA2A)).expect("valid config");
+        Run {
+            e,
+            extra: Vec::new(),
+        }
+    }
+
+    fn with(f: impl FnOnce(&mut Config)) -> Run {
+        let mut c = Config::default();
+        f(&mut c);
+        Run::new(c)
+    }
+
+    /// Steps until a Step is refused.
+    fn run(&mut self) -> &mut Self {
+        while self.e.apply(Action::Step).is_ok() {}
+        self
+    }
+
+    fn steps(&mut self, n: usize) -> &mut Self {
+        for _ in 0..n {
+            let _ = self.e.apply(Action::Step);
+        }
+        self
+    }
+
+    fn act(&mut self, a: Action) -> &mut Self {
+        let _ = self.e.apply(a);
+        self
+    }
+
+    fn clarify(&mut self, text: &str) -> &mut Self {
+        self.act(Action::SupplyClarification(text.into()))
+    }
+
+    /// Records every on-demand exchange at the viewed state.
+    fn probe(&mut self) -> &mut Self {
+        let e = &self.e;
+        for f in [
+            wire::get_task,
+            wire::subscribe,
+            wire::message_to_terminal,
+            wire::cancel_terminal,
+        ] {
+            self.extra.extend(f(e, START_MS));
+        }
+        self
+    }
+
+    fn seek(&mut self, position: usize) -> &mut Self {
+        self.e.seek(position).expect("recorded state");
+        self
+    }
+
+    fn view(&mut self, task: usize) -> &mut Self {
+        self.e.view_task(task).expect("task");
+        self
+    }
+}
+
+fn scenarios() -> Vec<(&'static str, Run)> {
+    use Action::*;
+    let mut out: Vec<(&'static str, Run)> = Vec::new();
+    let mut add = |name, mut r: Run| {
+        r.probe();
+        out.push((name, r));
+    };
+
+    let mut r = Run::new(Config::default());
+    r.steps(3).probe().run();
+    add("happy-path", r);
+
+    let mut r = Run::with(|c| (c.work_units, c.seconds_per_unit) = (1, 1));
+    r.run();
+    add("one-unit-one-second", r);
+
+    let mut r = Run::with(|c| (c.work_units, c.seconds_per_unit) = (12, 10));
+    r.run();
+    add("twelve-units-ten-seconds", r);
+
+    let mut r = Run::with(|c| c.input_gate = 2);
+    r.run()
+        .probe()
+        .act(Step)
+        .act(Authorize)
+        .clarify("")
+        .act(FollowUp);
+    r.clarify("Use the blue widgets, please.").probe().run();
+    add("input-gate", r);
+
+    let mut r = Run::with(|c| c.input_gate = 1);
+    r.run().clarify("Go ahead.").run();
+    add("input-gate-unit-1", r);
+
+    let mut r = Run::with(|c| c.auth_gate = 3);
+    r.run()
+        .probe()
+        .act(Step)
+        .clarify("not now")
+        .act(Authorize)
+        .run();
+    add("auth-gate", r);
+
+    let mut r = Run::with(|c| (c.input_gate, c.auth_gate) = (2, 2));
+    r.run()
+        .clarify("Both gates at unit 2.")
+        .run()
+        .act(Authorize)
+        .run();
+    add("both-gates-same-unit", r);
+
+    let mut r = Run::with(|c| {
+        (c.work_units, c.input_gate, c.auth_gate, c.fail_during) = (3, 13, 4, 9);
+    });
+    r.run();
+    add("gates-never-reached", r);
+
+    let mut r = Run::with(|c| c.fail_during = 2);
+    r.run()
+        .act(Step)
+        .act(RequestCancellation)
+        .clarify("too late");
+    add("fail-during-unit-2", r);
+
+    let mut r = Run::with(|c| (c.fail_during, c.seconds_per_unit) = (1, 1));
+    r.run();
+    add("fail-during-unit-1-of-1s", r);
+
+    let mut r = Run::with(|c| c.reject_before_execution = true);
+    r.run().act(RequestCancellation).probe().act(FollowUp).run();
+    add("reject-and-follow-up", r);
+
+    let mut r = Run::new(Config::default());
+    r.act(RequestCancellation).act(RequestCancellation);
+    add("cancel-submitted-twice", r);
+
+    let mut r = Run::new(Config::default());
+    r.steps(4)
+        .act(RequestCancellation)
+        .act(RequestCancellation)
+        .clarify("Any news?")
+        .act(FollowUp)
+        .run();
+    add("cancel-working-repeat-follow-up", r);
+
+    let mut r = Run::with(|c| c.input_gate = 2);
+    r.run().act(RequestCancellation);
+    add("cancel-input-required", r);
+
+    let mut r = Run::with(|c| c.auth_gate = 2);
+    r.run().act(RequestCancellation);
+    add("cancel-auth-required", r);
+
+    let mut r = Run::with(|c| c.worker_accepts_cancellation = false);
+    r.act(RequestCancellation).steps(5).act(RequestCancellation);
+    r.run().act(RequestCancellation).clarify("after the end");
+    add("worker-refuses-cancel", r);
+
+    let mut r = Run::with(|c| (c.worker_accepts_cancellation, c.auth_gate) = (false, 1));
+    r.run().act(RequestCancellation).act(Authorize).run();
+    add("worker-refuses-cancel-auth-required", r);
+
+    let mut r = Run::with(|c| c.input_gate = 3);
+    r.run().clarify("first answer").run().act(FollowUp).run();
+    r.clarify("second task's answer")
+        .run()
+        .act(FollowUp)
+        .steps(2);
+    r.act(FollowUp)
+        .view(0)
+        .probe()
+        .act(RequestCancellation)
+        .act(Step);
+    r.view(1).probe().view(2);
+    add("follow-up-chain", r);
+
+    let mut r = Run::new(Config::default());
+    r.run()
+        .seek(3)
+        .probe()
+        .act(Step)
+        .run()
+        .seek(5)
+        .act(RequestCancellation);
+    r.act(FollowUp).run().seek(2).act(RequestCancellation);
+    add("seek-and-branch", r);
+
+    let mut r = Run::with(|c| (c.input_gate, c.worker_accepts_cancellation) = (2, false));
+    r.run()
+        .clarify("first")
+        .run()
+        .seek(4)
+        .act(RequestCancellation)
+        .probe();
+    r.seek(5).probe().clarify("second, on a new branch").run();
+    add("seek-refusal-and-reclarify", r);
+
+    out
+}
+
+fn main() {
+    let dir = PathBuf::from(
+        std::env::args()
+            .nth(1)
+            .unwrap_or("target/transcripts".into()),
+    );
+    std::fs::create_dir_all(&dir).expect("create OUTDIR");
+    let card = serde_json::to_string_pretty(&wire::agent_card()).expect("json");
+    std::fs::write(dir.join("agent-card.json"), card + "\n").expect("write agent card");
+    let mut total = 0;
+    for (name, r) in scenarios() {
+        let mut messages = wire::transcript(&r.e, START_MS);
+        messages.extend(r.extra);
+        total += messages.len();
+        let path = dir.join(format!("{name}.jsonl"));
+        std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");
+    }
+    println!(
+        "wrote {total} messages and the agent card to {}",
+        dir.display()
+    );
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# A2A v1.0 conformance of the wire view, checked with the official a2a-sdk
+# (pinned in conformance/requirements.txt, venv .venv-conformance/ from
+# `scripts/setup.sh test`, created here if missing):
+#   1. check.py --self-test: known-bad lines (misspelled field, unknown enum,
+#      v0.3 `kind`/`final`, `index`, …) must be rejected, so the check is strict;
+#   2. the scenario matrix of examples/transcripts.rs is written to a temp dir
+#      and every line is parsed strictly into the a2a_pb2 class it names.
+# Ends with "N passed, 0 failed" (exit 0), or lists failures (exit 1).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+venv=.venv-conformance req=conformance/requirements.txt
+if ! cmp -s "$req" "$venv/.requirements-installed"; then
+  echo "conformance: creating $venv from $req"
+  python3 -m venv "$venv" && "$venv/bin/pip" install -q -r "$req" && cp "$req" "$venv/.requirements-installed"
+fi
+
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+
+"$venv/bin/python" conformance/check.py --self-test >"$out/self-test.log" ||
+  { cat "$out/self-test.log"; echo "conformance: self-test failed"; exit 1; }
+echo "conformance: self-test ok ($(grep -c '^self-test: rejected' "$out/self-test.log") bad lines rejected)"
+
+cargo run --quiet --example transcripts -- "$out/transcripts"
+"$venv/bin/python" conformance/check.py "$out/transcripts"
