@@ -192,7 +192,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     p.set_range("#recorded-state", 2).await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("3 / 8"));
+        .starts_with("State 3 / 8"));
     let warning = p.text("[data-testid=discard-warning]");
     assert!(warning.contains("5 later recorded states"), "{warning}");
     assert_eq!(
@@ -203,7 +203,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     p.click("#step").await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("4 / 4"));
+        .starts_with("State 4 / 4"));
     assert_eq!(p.count("[data-testid=trace-entry]"), 4);
     assert!(p.text("[data-testid=notice]").contains("discarded 5"));
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
@@ -244,11 +244,11 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     p.key("[").await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("3 / 4"));
+        .starts_with("State 3 / 4"));
     p.key("]").await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("4 / 4"));
+        .starts_with("State 4 / 4"));
     // Typing in the clarification field does not step.
     let field: HtmlInputElement = p.q("#clarification-text").unchecked_into();
     field.focus().unwrap();

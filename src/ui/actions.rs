@@ -17,7 +17,7 @@ pub fn ActionButton(
     let store = expect_context::<Store>();
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
     let reason_id = format!("{id}-reason");
-    let label = Action::label(&action.run(()));
+    let label = untrack(|| action.run(())).label();
     view! {
         <div class="action">
             <button
@@ -25,7 +25,7 @@ pub fn ActionButton(
                 disabled=move || verdict.get().is_err()
                 aria-describedby=reason_id.clone()
                 on:click=move |_| {
-                    store.act(action.run(()));
+                    store.act(untrack(|| action.run(())));
                 }
             >
                 {label}
