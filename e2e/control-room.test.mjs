@@ -121,3 +121,48 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('Export transcript downloads the whole run as JSON Lines', async () => {
+  const page = await openPage(browser);
+  await page.getByLabel('Require authorization before unit').fill('1');
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await waitState(page, 'TASK_STATE_AUTH_REQUIRED');
+  await page.getByRole('button', { name: 'Authorize' }).click();
+  await setSpeed(page, '10×');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  await page.getByRole('button', { name: 'New follow-up task' }).click();
+  await waitState(page, 'TASK_STATE_SUBMITTED');
+
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Export transcript' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'a2a-transcript.jsonl');
+  const { readFile } = await import('node:fs/promises');
+  const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
+  assert.ok(lines.length >= 6, `${lines.length} lines`);
+  lines.forEach((l, i) => {
+    assert.deepEqual(Object.keys(l), ['seq', 'from', 'transport', 'payloadType', 'message']);
+    assert.equal(l.seq, i + 1);
+    assert.ok(['client', 'agent'].includes(l.from));
+    assert.ok(['jsonrpc', 'sse'].includes(l.transport));
+    assert.equal(l.message.jsonrpc, '2.0');
+  });
+  const types = lines.map((l) => l.payloadType);
+  assert.ok(types.includes('SendMessageRequest') && types.includes('StreamResponse'));
+  const states = lines.map((l) => l.message.result?.statusUpdate?.status?.state).filter(Boolean);
+  assert.deepEqual(states.slice(0, 4), [
+    'TASK_STATE_WORKING',
+    'TASK_STATE_AUTH_REQUIRED',
+    'TASK_STATE_WORKING',
+    'TASK_STATE_COMPLETED',
+  ]);
+  // The follow-up is a new task in the same context that references the first.
+  const followUp = lines.filter((l) => l.message.method === 'SendStreamingMessage').at(-1).message.params.message;
+  const first = lines[1].message.result.task;
+  assert.equal(followUp.contextId, first.contextId);
+  assert.deepEqual(followUp.referenceTaskIds, [first.id]);
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -282,3 +282,93 @@ async fn a_refused_cancellation_is_shown_and_traced() {
         .unwrap();
     assert!(last.contains("refused -32002"), "{last}");
 }
+
+fn payload_types(p: &Page) -> Vec<String> {
+    let list = p
+        .root
+        .query_selector_all("[data-testid=wire-message]")
+        .unwrap();
+    (0..list.length())
+        .map(|i| {
+            list.item(i)
+                .unwrap()
+                .unchecked_into::<Element>()
+                .get_attribute("data-payload-type")
+                .unwrap()
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_wire_panel_shows_each_entrys_exact_messages() {
+    let p = mount().await;
+    assert!(p.text("[data-testid=wire-heading]").contains("#1 (latest)"));
+    assert_eq!(payload_types(&p), ["SendMessageRequest", "StreamResponse"]);
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("\"method\": \"SendStreamingMessage\""),
+        "{raw}"
+    );
+    assert!(raw.contains("\"role\": \"ROLE_USER\""), "{raw}");
+    assert!(raw.contains("TASK_STATE_SUBMITTED"), "{raw}");
+
+    // The start transition travels as a statusUpdate; selecting it in the trace shows it.
+    p.click("#step").await;
+    p.click("[data-testid=trace-entry][data-seq='2']").await;
+    assert!(p
+        .text("[data-testid=wire-heading]")
+        .contains("#2 (selected)"));
+    assert_eq!(payload_types(&p), ["StreamResponse"]);
+    assert!(p
+        .text("[data-testid=wire-messages]")
+        .contains("statusUpdate"));
+
+    // On-demand GetTask answers with the bare Task.
+    let buttons = p.root.query_selector_all(".wire .buttons button").unwrap();
+    buttons
+        .item(0)
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    tick().await;
+    assert_eq!(payload_types(&p), ["GetTaskRequest", "Task"]);
+}
+
+#[wasm_bindgen_test]
+async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
+    let p = mount().await;
+    p.q("label.switch input")
+        .unchecked_into::<HtmlElement>()
+        .click(); // Reject before execution
+    tick().await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    let buttons = p.root.query_selector_all(".wire .buttons button").unwrap();
+    let cancel = buttons.item(3).unwrap().unchecked_into::<HtmlElement>();
+    assert_eq!(cancel.text_content().unwrap(), "Cancel terminal task");
+    cancel.click();
+    tick().await;
+    assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("-32002") && raw.contains("TASK_NOT_CANCELABLE"),
+        "{raw}"
+    );
+    assert!(
+        raw.contains("type.googleapis.com/google.rpc.ErrorInfo"),
+        "{raw}"
+    );
+    let message = buttons.item(2).unwrap().unchecked_into::<HtmlElement>();
+    message.click();
+    tick().await;
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("-32004") && raw.contains("UNSUPPORTED_OPERATION"),
+        "{raw}"
+    );
+    assert!(
+        p.text(".wire .warning").contains("§3.1.1"),
+        "the spec/SDK disagreement is said"
+    );
+    assert_eq!(p.state(), "TASK_STATE_REJECTED", "nothing changed");
+}

@@ -1,7 +1,7 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
 use super::store::{Store, SPEEDS};
-use super::{actions, configure, guide, inspect, playback, tasks, timeline, trace};
+use super::{actions, configure, guide, inspect, playback, tasks, timeline, trace, wire};
 use crate::model::play_interval_ms;
 use leptos::ev;
 use leptos::prelude::*;
@@ -52,6 +52,7 @@ pub fn ControlRoom(seed: u64) -> impl IntoView {
             </div>
             <div class="col col-trace">
                 <trace::TracePanel/>
+                <wire::WirePanel/>
             </div>
         </main>
         <footer class="footnote">

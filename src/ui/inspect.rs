@@ -8,20 +8,7 @@ use leptos::prelude::*;
 #[component]
 fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) -> impl IntoView {
     let store = expect_context::<Store>();
-    let copy = move |_| {
-        let text = value.get_untracked();
-        let clipboard = window().navigator().clipboard();
-        let promise = clipboard.write_text(&text);
-        let store = store;
-        leptos::task::spawn_local(async move {
-            match wasm_bindgen_futures::JsFuture::from(promise).await {
-                Ok(_) => store.status.set(format!("{label} copied.")),
-                Err(_) => store.alert.set(Some(format!(
-                    "Could not copy the {label} (the browser denied clipboard access); select it and copy by hand."
-                ))),
-            }
-        });
-    };
+    let copy = move |_| copy_text(store, value.get_untracked(), label);
     view! {
         <dt>{label}</dt>
         <dd class="id">
@@ -29,6 +16,19 @@ fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) 
             <button class="link" aria-label=format!("Copy {label}") on:click=copy>"Copy"</button>
         </dd>
     }
+}
+
+/// Copies `text` to the clipboard, saying whether it worked.
+pub fn copy_text(store: Store, text: String, label: &'static str) {
+    let promise = window().navigator().clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        match wasm_bindgen_futures::JsFuture::from(promise).await {
+            Ok(_) => store.status.set(format!("{label} copied.")),
+            Err(_) => store.alert.set(Some(format!(
+                "Could not copy: the browser denied clipboard access ({label}); select the text and copy it by hand."
+            ))),
+        }
+    });
 }
 
 #[component]

@@ -11,6 +11,7 @@ mod store;
 mod tasks;
 mod timeline;
 mod trace;
+mod wire;
 
 pub use app::ControlRoom;
 pub use store::{Store, DEFAULT_CLARIFICATION, SPEEDS};

@@ -2,6 +2,7 @@
 //! Every panel reads from here and changes things only through its methods,
 //! so every rule stays in the model.
 
+use super::wire::WireView;
 use crate::model::{Action, Applied, Config, Experiment, IdSource, Setting, TaskState};
 use leptos::prelude::*;
 
@@ -31,6 +32,11 @@ pub struct Store {
     pub status: RwSignal<String>,
     /// A quieter note, e.g. that a settings change started a fresh experiment.
     pub notice: RwSignal<Option<String>>,
+    /// What the Wire panel shows.
+    pub wire_view: RwSignal<WireView>,
+    /// Wall-clock start of the experiment (Unix epoch ms): the base of the
+    /// wire timestamps, which add simulated time to it.
+    pub started_ms: RwSignal<i64>,
 }
 
 impl Store {
@@ -46,6 +52,8 @@ impl Store {
             alert: RwSignal::new(None),
             status: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
+            wire_view: RwSignal::new(WireView::Latest),
+            started_ms: RwSignal::new(now_ms()),
         }
     }
 
@@ -63,6 +71,7 @@ impl Store {
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
+        self.wire_view.set(WireView::Latest);
         match result {
             Ok(applied) => {
                 self.alert.set(None);
@@ -167,6 +176,8 @@ impl Store {
         };
         self.playing.set(false);
         self.alert.set(None);
+        self.started_ms.set(now_ms());
+        self.wire_view.set(WireView::Latest);
         self.exp.set(fresh);
         self.notice.set(Some(format!(
             "{changed}: a fresh experiment started (new task and context ids)."
@@ -178,6 +189,8 @@ impl Store {
     pub fn restart(&self) {
         self.playing.set(false);
         self.alert.set(None);
+        self.started_ms.set(now_ms());
+        self.wire_view.set(WireView::Latest);
         self.exp.update(|e| e.restart());
         self.notice
             .set(Some("Experiment restarted with the same settings.".into()));
@@ -251,5 +264,17 @@ pub fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+/// The wall clock in whole seconds, as Unix epoch milliseconds (0 off the browser).
+fn now_ms() -> i64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        (js_sys::Date::now() / 1000.0) as i64 * 1000
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0
     }
 }

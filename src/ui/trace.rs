@@ -6,9 +6,11 @@
 //! set with `textContent`, never parsed as HTML.
 
 use super::store::Store;
+use super::wire::WireView;
 use crate::model::{Experiment, Outcome, TraceEntry};
 use leptos::html::Ol;
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// What the DOM list currently shows.
 #[derive(Default)]
@@ -35,7 +37,19 @@ pub fn TracePanel() -> impl IntoView {
                 <span class="muted" data-testid="trace-count">{move || format!("({} entries)", count())}</span>
             </h2>
             <p class="hint trace-legend">"# · task · active time · actor · action · state before → after · outcome"</p>
-            <ol class="trace" role="log" aria-live="off" aria-label="State and action trace" data-testid="trace" node_ref=list></ol>
+            <ol
+                class="trace"
+                role="log"
+                aria-live="off"
+                aria-label="State and action trace"
+                data-testid="trace"
+                node_ref=list
+                on:click=move |ev| {
+                    if let Some(seq) = clicked_seq(&ev) {
+                        store.wire_view.set(WireView::Entry(seq));
+                    }
+                }
+            ></ol>
         </section>
     }
 }
@@ -124,4 +138,11 @@ fn render_entry(
         li.append_child(&span)?;
     }
     Ok(li)
+}
+
+/// The seq of the trace entry a click landed in, if any.
+fn clicked_seq(ev: &web_sys::MouseEvent) -> Option<u32> {
+    let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
+    let li = target.closest("li[data-seq]").ok()??;
+    li.get_attribute("data-seq")?.parse().ok()
 }

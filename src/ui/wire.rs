@@ -1,0 +1,215 @@
+//! The Wire panel: each trace entry as the exact A2A v1.0 JSON-RPC / SSE
+//! messages, requests a user may send on purpose, the agent card, and the
+//! whole run as a downloadable JSON Lines transcript.
+
+use super::store::Store;
+use crate::model::{Action, Outcome, TaskState};
+use crate::wire::{self, WireMessage};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// What the Wire panel shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WireView {
+    /// The exchange of the latest trace entry.
+    Latest,
+    /// The exchange of one trace entry.
+    Entry(u32),
+    /// `GetTask` for the viewed task, sent on demand.
+    GetTask,
+    /// `SubscribeToTask` for the viewed task, sent on demand.
+    Subscribe,
+}
+
+#[component]
+pub fn WirePanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let view_kind = store.wire_view;
+    // Which trace entry is shown (for Latest and Entry).
+    let entry = move || {
+        store.exp.with(|e| match view_kind.get() {
+            WireView::Entry(seq) if e.trace().iter().any(|t| t.seq == seq) => Some(seq),
+            WireView::Latest | WireView::Entry(_) => e.trace().last().map(|t| t.seq),
+            _ => None,
+        })
+    };
+    let messages = Memo::new(move |_| {
+        let start = store.started_ms.get();
+        let kind = view_kind.get();
+        let seq = entry();
+        store.exp.with(|e| match kind {
+            WireView::GetTask => wire::get_task(e, start),
+            WireView::Subscribe => wire::subscribe(e, start),
+            _ => seq.map_or_else(Vec::new, |s| wire::entry_messages(e, s, start)),
+        })
+    });
+    let heading =
+        move || match view_kind.get() {
+            WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
+            WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
+            _ => store.exp.with(|e| {
+                match entry().and_then(|s| e.trace().iter().find(|t| t.seq == s)) {
+                    Some(t) => format!(
+                        "Trace entry #{} ({}): {} {}",
+                        t.seq,
+                        if matches!(view_kind.get(), WireView::Latest) {
+                            "latest"
+                        } else {
+                            "selected"
+                        },
+                        t.actor.label(),
+                        t.event
+                    ),
+                    None => "No trace entry".into(),
+                }
+            }),
+        };
+    let note = move || {
+        store.exp.with(|e| {
+            let t = match view_kind.get() {
+                WireView::GetTask | WireView::Subscribe => return None,
+                _ => entry().and_then(|s| e.trace().iter().find(|t| t.seq == s).copied())?,
+            };
+            disagreement(&t)
+        })
+    };
+    let terminal = move || store.exp.with(|e| e.snapshot().state.is_terminal());
+    let terminal_reason = move || {
+        if terminal() {
+            "The task is terminal: these requests are illegal on purpose, to show the errors."
+        } else {
+            "Enabled once the viewed task is terminal."
+        }
+    };
+    let raw = move || {
+        messages.with(|ms| {
+            ms.iter()
+                .map(|m| serde_json::to_string_pretty(&m.message).unwrap_or_default())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
+    };
+    let copy = move |_| {
+        let text = raw();
+        super::inspect::copy_text(store, text, "Messages");
+    };
+    let export = move |_| {
+        let jsonl = store.exp.with_untracked(|e| {
+            wire::to_jsonl(&wire::transcript(e, store.started_ms.get_untracked()))
+        });
+        match download("a2a-transcript.jsonl", &jsonl) {
+            Ok(()) => store
+                .status
+                .set("Transcript exported (a2a-transcript.jsonl).".into()),
+            Err(_) => store.alert.set(Some(
+                "The browser refused the download of the transcript.".into(),
+            )),
+        }
+    };
+    view! {
+        <section class="panel wire" aria-labelledby="wire-h">
+            <h2 id="wire-h">"Wire: A2A v1.0 JSON-RPC messages"</h2>
+            <div class="buttons">
+                <button on:click=move |_| view_kind.set(WireView::GetTask)>"Get task"</button>
+                <button on:click=move |_| view_kind.set(WireView::Subscribe)>"Subscribe to task"</button>
+                <button
+                    aria-describedby="terminal-requests-reason"
+                    disabled=move || !terminal()
+                    on:click=move |_| {
+                        let text = store.clarification.get_untracked();
+                        store.act(Action::SupplyClarification(text));
+                    }
+                >
+                    "Message to terminal task"
+                </button>
+                <button
+                    aria-describedby="terminal-requests-reason"
+                    disabled=move || !terminal()
+                    on:click=move |_| {
+                        store.act(Action::RequestCancellation);
+                    }
+                >
+                    "Cancel terminal task"
+                </button>
+            </div>
+            <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
+            <div class="wire-bar">
+                <p class="readout" data-testid="wire-heading">{heading}</p>
+                <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
+                <button class="link" on:click=copy>"Copy JSON"</button>
+                <button class="link" on:click=export>"Export transcript"</button>
+            </div>
+            {move || note().map(|n| view! { <p class="warning">{n}</p> })}
+            <ol class="messages-list" data-testid="wire-messages">
+                {move || messages.with(|ms| {
+                    if ms.is_empty() {
+                        view! {
+                            <li class="muted">
+                                "Nothing on the wire for this entry: it happens inside the agent or the simulator."
+                            </li>
+                        }
+                        .into_any()
+                    } else {
+                        ms.iter().map(render_message).collect_view().into_any()
+                    }
+                })}
+            </ol>
+            <details class="card">
+                <summary>"Agent card (AgentCard)"</summary>
+                <pre class="json">{serde_json::to_string_pretty(&wire::agent_card()).unwrap_or_default()}</pre>
+            </details>
+            <p class="hint">
+                "Selecting a trace entry shows its messages. Timestamps derive from the experiment's "
+                "start plus simulated time; the same experiment always yields the same messages."
+            </p>
+        </section>
+    }
+}
+
+fn render_message(m: &WireMessage) -> impl IntoView {
+    let json = serde_json::to_string_pretty(&m.message).unwrap_or_default();
+    view! {
+        <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
+            <p class="explain">{wire::explain(m)}</p>
+            <pre class="json">{json}</pre>
+        </li>
+    }
+}
+
+/// Where A2A's spec and its SDKs disagree about this entry, said plainly.
+fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
+    use crate::model::{Event, Refusal};
+    match (t.event, t.outcome) {
+        (Event::CancelRequested, Outcome::Unchanged) => Some(
+            "Spec §3.3.1: cancel is idempotent, so a repeated CancelTask returns the task. \
+             a2a-python answers TaskNotCancelableError (-32002) instead; this page follows the spec.",
+        ),
+        (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
+            "Spec §3.1.1: a message to a terminal task gets UnsupportedOperationError (-32004), as \
+             a2a-sdk 1.3.0 answers; older a2a-python answered InvalidParamsError (-32602).",
+        ),
+        (Event::AskedInput { .. }, _) => Some(
+            "The spec's sections disagree on whether the stream closes at INPUT_REQUIRED; this page \
+             closes it there (and at terminal states) and keeps it open through AUTH_REQUIRED.",
+        ),
+        _ if t.after == TaskState::AuthRequired && t.outcome == Outcome::Done => Some(
+            "Authorization arrives out of band: the client sends no A2A message; the agent resumes \
+             on the stream it kept open.",
+        ),
+        _ => None,
+    }
+}
+
+/// Offers `text` as a file download.
+fn download(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type("application/jsonl");
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
