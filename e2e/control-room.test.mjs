@@ -2,7 +2,7 @@
 // the brief, branch discard, and a long random session with no errors.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { assertNoErrors, axeViolations, launch, openPage } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -163,6 +163,31 @@ test('Export transcript downloads the whole run as JSON Lines', async () => {
   const first = lines[1].message.result.task;
   assert.equal(followUp.contextId, first.contextId);
   assert.deepEqual(followUp.referenceTaskIds, [first.id]);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('axe-core finds no accessibility violation: idle, interrupted, viewing the past, terminal', async () => {
+  const page = await openPage(browser);
+  const check = async (when) => {
+    const violations = await axeViolations(page);
+    const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);
+    assert.deepEqual(summary, [], `axe violations when ${when}`);
+  };
+  await check('idle');
+  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  await check('interrupted');
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  await page.getByTestId('discard-warning').waitFor();
+  await check('viewing the past');
+  await page.getByRole('button', { name: 'Restart experiment' }).click();
+  await page.getByLabel('Reject before execution').check();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await waitState(page, 'TASK_STATE_REJECTED');
+  await page.getByRole('button', { name: 'Cancel terminal task' }).click();
+  await check('terminal, with an error envelope shown');
   assertNoErrors(page);
   await page.context().close();
 });

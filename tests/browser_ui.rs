@@ -75,6 +75,15 @@ impl Page {
     }
 }
 
+/// A page whose task was rejected on its first Step (a terminal task).
+async fn rejected_task() -> Page {
+    let p = mount().await;
+    p.click("label.switch input").await; // Reject before execution
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    p
+}
+
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         window()
@@ -211,13 +220,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
 
 #[wasm_bindgen_test]
 async fn follow_up_makes_a_new_task_in_the_same_context() {
-    let p = mount().await;
-    p.q("label.switch input")
-        .unchecked_into::<HtmlElement>()
-        .click(); // Reject before execution
-    tick().await;
-    p.click("#step").await;
-    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    let p = rejected_task().await;
     let (task, ctx) = (
         p.text("[data-testid=task-id]"),
         p.text("[data-testid=context-id]"),
@@ -336,13 +339,7 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
 
 #[wasm_bindgen_test]
 async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
-    let p = mount().await;
-    p.q("label.switch input")
-        .unchecked_into::<HtmlElement>()
-        .click(); // Reject before execution
-    tick().await;
-    p.click("#step").await;
-    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    let p = rejected_task().await;
     let buttons = p.root.query_selector_all(".wire .buttons button").unwrap();
     let cancel = buttons.item(3).unwrap().unchecked_into::<HtmlElement>();
     assert_eq!(cancel.text_content().unwrap(), "Cancel terminal task");

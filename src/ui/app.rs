@@ -25,18 +25,18 @@ pub fn ControlRoom(seed: u64) -> impl IntoView {
                 "supply what it needs, and follow the actual state and artifact changes."
             </p>
         </header>
-        <div class="messages">
-            <div role="alert" class="alert" data-testid="alert">
-                {move || store.alert.get().map(|msg| view! {
-                    <p>
-                        <span>{msg}</span>
-                        <button class="link" on:click=move |_| store.alert.set(None)>"Dismiss"</button>
-                    </p>
-                })}
-            </div>
-            <p class="notice" data-testid="notice">{move || store.notice.get()}</p>
-        </div>
         <main class="room">
+            <div class="messages">
+                <div role="alert" class="alert" data-testid="alert">
+                    {move || store.alert.get().map(|msg| view! {
+                        <p>
+                            <span>{msg}</span>
+                            <button class="link" on:click=move |_| store.alert.set(None)>"Dismiss"</button>
+                        </p>
+                    })}
+                </div>
+                <p class="notice" data-testid="notice">{move || store.notice.get()}</p>
+            </div>
             <div class="transport">
                 <playback::PlaybackPanel/>
                 <timeline::TimelinePanel/>

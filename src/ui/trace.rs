@@ -37,19 +37,20 @@ pub fn TracePanel() -> impl IntoView {
                 <span class="muted" data-testid="trace-count">{move || format!("({} entries)", count())}</span>
             </h2>
             <p class="hint trace-legend">"# · task · active time · actor · action · state before → after · outcome"</p>
-            <ol
-                class="trace"
-                role="log"
-                aria-live="off"
-                aria-label="State and action trace"
-                data-testid="trace"
-                node_ref=list
-                on:click=move |ev| {
-                    if let Some(seq) = clicked_seq(&ev) {
-                        store.wire_view.set(WireView::Entry(seq));
+            <div role="log" aria-live="off" aria-labelledby="trace-h">
+                <ol
+                    class="trace"
+                    tabindex="0"
+                    aria-label="Trace entries, oldest first"
+                    data-testid="trace"
+                    node_ref=list
+                    on:click=move |ev| {
+                        if let Some(seq) = clicked_seq(&ev) {
+                            store.wire_view.set(WireView::Entry(seq));
+                        }
                     }
-                }
-            ></ol>
+                ></ol>
+            </div>
         </section>
     }
 }

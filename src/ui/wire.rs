@@ -156,7 +156,7 @@ pub fn WirePanel() -> impl IntoView {
             </ol>
             <details class="card">
                 <summary>"Agent card (AgentCard)"</summary>
-                <pre class="json">{serde_json::to_string_pretty(&wire::agent_card()).unwrap_or_default()}</pre>
+                <pre class="json" tabindex="0">{serde_json::to_string_pretty(&wire::agent_card()).unwrap_or_default()}</pre>
             </details>
             <p class="hint">
                 "Selecting a trace entry shows its messages. Timestamps derive from the experiment's "
@@ -171,7 +171,7 @@ fn render_message(m: &WireMessage) -> impl IntoView {
     view! {
         <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
-            <pre class="json">{json}</pre>
+            <pre class="json" tabindex="0">{json}</pre>
         </li>
     }
 }
