@@ -174,6 +174,7 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
         .unwrap();
     p.click("#play").await;
     assert_eq!(p.text("#play"), "Pause");
+    assert_eq!(p.state(), "TASK_STATE_WORKING", "Play takes its first Step at once");
     for _ in 0..60 {
         if p.state() == "TASK_STATE_INPUT_REQUIRED" {
             break;
@@ -315,8 +316,18 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     assert!(raw.contains("\"role\": \"ROLE_USER\""), "{raw}");
     assert!(raw.contains("TASK_STATE_SUBMITTED"), "{raw}");
 
-    // The start transition travels as a statusUpdate; selecting it in the trace shows it.
+    // The keyboard's way through the entries: previous / next.
     p.click("#step").await;
+    assert!(p.text("[data-testid=wire-heading]").contains("#3 (latest)"));
+    p.click("[aria-label='Previous trace entry']").await;
+    assert!(p
+        .text("[data-testid=wire-heading]")
+        .contains("#2 (selected)"));
+    p.click("[aria-label='Next trace entry']").await;
+    assert!(p
+        .text("[data-testid=wire-heading]")
+        .contains("#3 (selected)"));
+    // The start transition travels as a statusUpdate; selecting it in the trace shows it.
     p.click("[data-testid=trace-entry][data-seq='2']").await;
     assert!(p
         .text("[data-testid=wire-heading]")

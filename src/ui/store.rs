@@ -114,7 +114,7 @@ impl Store {
         ok
     }
 
-    /// Play/Pause toggle.
+    /// Play/Pause toggle. Play takes its first Step at once, then one per tick.
     pub fn toggle_play(&self) {
         if self.playing.get_untracked() {
             self.playing.set(false);
@@ -125,6 +125,7 @@ impl Store {
             self.alert.set(None);
             self.playing.set(true);
             self.status.set("Playing.".into());
+            self.step();
         }
     }
 

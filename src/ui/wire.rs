@@ -73,6 +73,22 @@ pub fn WirePanel() -> impl IntoView {
             disagreement(&t)
         })
     };
+    // Moves the selection through the trace: the keyboard's way to pick an entry.
+    let select_by = move |delta: isize| {
+        let current = untrack(entry);
+        store.exp.with_untracked(|e| {
+            let trace = e.trace();
+            let i = current
+                .and_then(|s| trace.iter().position(|t| t.seq == s))
+                .unwrap_or(trace.len().saturating_sub(1));
+            let j = i
+                .saturating_add_signed(delta)
+                .min(trace.len().saturating_sub(1));
+            if let Some(t) = trace.get(j) {
+                view_kind.set(WireView::Entry(t.seq));
+            }
+        });
+    };
     let terminal = move || store.exp.with(|e| e.snapshot().state.is_terminal());
     let terminal_reason = move || {
         if terminal() {
@@ -135,6 +151,8 @@ pub fn WirePanel() -> impl IntoView {
             <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
             <div class="wire-bar">
                 <p class="readout" data-testid="wire-heading">{heading}</p>
+                <button class="icon" aria-label="Previous trace entry" on:click=move |_| select_by(-1)>"‹"</button>
+                <button class="icon" aria-label="Next trace entry" on:click=move |_| select_by(1)>"›"</button>
                 <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
                 <button class="link" on:click=copy>"Copy JSON"</button>
                 <button class="link" on:click=export>"Export transcript"</button>
