@@ -174,7 +174,11 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
         .unwrap();
     p.click("#play").await;
     assert_eq!(p.text("#play"), "Pause");
-    assert_eq!(p.state(), "TASK_STATE_WORKING", "Play takes its first Step at once");
+    assert_eq!(
+        p.state(),
+        "TASK_STATE_WORKING",
+        "Play takes its first Step at once"
+    );
     for _ in 0..60 {
         if p.state() == "TASK_STATE_INPUT_REQUIRED" {
             break;

@@ -14,27 +14,49 @@ enum Op {
     Act(Action),
     Seek(usize),
     ViewTask(usize),
+    /// ResumeTask with the viewed pause's own token (or a stale one).
+    ResumeRight,
 }
 
 fn config() -> impl Strategy<Value = Config> {
     (
-        1u8..=12,
-        1u8..=10,
-        0u8..=13,
-        0u8..=13,
-        0u8..=13,
-        prop::bool::weighted(0.1),
-        prop::bool::weighted(0.8),
+        (
+            1u8..=12,
+            1u8..=10,
+            0u8..=13,
+            0u8..=13,
+            0u8..=13,
+            prop::bool::weighted(0.1),
+            prop::bool::weighted(0.8),
+        ),
+        (
+            prop::bool::weighted(0.6),
+            0u8..=13,
+            prop::bool::ANY,
+            0u8..=5,
+            prop::bool::ANY,
+        ),
     )
-        .prop_map(|(n, s, i, a, f, reject, accepts)| Config {
-            work_units: n,
-            seconds_per_unit: s,
-            input_gate: i,
-            auth_gate: a,
-            fail_during: f,
-            reject_before_execution: reject,
-            worker_accepts_cancellation: accepts,
-        })
+        .prop_map(
+            |((n, s, i, a, f, reject, accepts), (proposal, park, event, timeout, fail))| Config {
+                work_units: n,
+                seconds_per_unit: s,
+                input_gate: i,
+                auth_gate: a,
+                fail_during: f,
+                reject_before_execution: reject,
+                worker_accepts_cancellation: accepts,
+                pause_proposal: proposal,
+                self_park_before: park,
+                resume_event: EventName::new(if event { "pr.merged" } else { "" }).unwrap(),
+                self_park_timeout: timeout,
+                on_timeout: if fail {
+                    OnTimeout::Fail
+                } else {
+                    OnTimeout::ResumeWithSummary
+                },
+            },
+        )
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -46,6 +68,12 @@ fn op() -> impl Strategy<Value = Op> {
         2 => Just(Op::Act(Action::FollowUp)),
         2 => (0usize..200).prop_map(Op::Seek),
         1 => (0usize..8).prop_map(Op::ViewTask),
+        2 => prop::sample::select(PauseMode::ALL.to_vec())
+            .prop_map(|mode| Op::Act(Action::PauseTask { mode, reason: "hold".into() })),
+        2 => Just(Op::ResumeRight),
+        1 => Just(Op::Act(Action::ResumeTask { token: "wrong".into(), input: None, continue_transcript: true })),
+        1 => prop::sample::select(vec!["pr.merged", "other"])
+            .prop_map(|n| Op::Act(Action::FireEvent(n.into()))),
     ]
 }
 
@@ -80,20 +108,51 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
                     "time only passes while WORKING"
                 );
             }
-            prop_assert_eq!(b.waiting_s, 0);
+            if b.waiting_s != a.waiting_s {
+                prop_assert_eq!(
+                    a.state,
+                    TaskState::Paused,
+                    "waiting time passes only while paused"
+                );
+                prop_assert_eq!(b.active_s, a.active_s, "paused time is never active time");
+            }
+            let pair = [a.state, b.state];
+            prop_assert!(
+                !(pair.contains(&TaskState::Paused) && pair.contains(&TaskState::InputRequired)),
+                "PAUSED is never adjacent to INPUT_REQUIRED"
+            );
+        }
+        // A resume token wakes the task at most once in its recorded history:
+        // once a pause ends, its token never pauses the task again.
+        let mut ended = std::collections::HashSet::new();
+        for w in recs.windows(2) {
+            if let Some(p) = w[0].snap.pause {
+                prop_assert!(!ended.contains(&p.token), "a token resumes at most once");
+                if w[1].snap.pause.map(|q| q.token) != Some(p.token) {
+                    ended.insert(p.token);
+                }
+            }
         }
         for r in recs {
             let s = r.snap;
             prop_assert!(s.completed_units <= n);
+            prop_assert_eq!(s.pause.is_some(), s.state == TaskState::Paused);
+            if !c.pause_proposal {
+                prop_assert!(s.state != TaskState::Paused && s.waiting_s == 0 && s.lost_s == 0);
+            }
+            let worked = s.active_s - s.lost_s;
             let max_active = u32::from(s.completed_units + 1) * u32::from(c.seconds_per_unit);
-            prop_assert!(s.active_s <= max_active.min(c.active_path_seconds()));
+            prop_assert!(worked <= max_active.min(c.active_path_seconds()));
             if s.state == TaskState::Completed {
                 prop_assert_eq!(s.completed_units, n);
-                prop_assert_eq!(s.active_s, c.active_path_seconds());
+                prop_assert_eq!(s.active_s, c.active_path_seconds() + s.lost_s);
             }
-            if s.state == TaskState::Failed {
+        }
+        for w in recs.windows(2) {
+            // A unit failure (not a self-park timeout) never counts the failed unit.
+            if w[1].snap.state == TaskState::Failed && w[0].snap.state == TaskState::Working {
                 prop_assert_eq!(
-                    s.completed_units + 1,
+                    w[1].snap.completed_units + 1,
                     c.fail_during,
                     "a failed unit is never counted"
                 );
@@ -160,7 +219,16 @@ proptest! {
                     prop_assert_eq!(res.is_ok(), i < before.tasks().len());
                     prop_assert_eq!(e.tasks(), before.tasks(), "selecting a task only views");
                 }
-                Op::Act(action) => {
+                Op::ResumeRight | Op::Act(_) => {
+                    let action = match op {
+                        Op::Act(a) => a,
+                        _ => Action::ResumeTask {
+                            token: before.resume_token().unwrap_or("never-issued").to_string(),
+                            input: Some("go on".into()),
+                            continue_transcript: true,
+                        },
+                    };
+                    let was = before.snapshot().state;
                     let legal = before.legality(&action);
                     let would = before.would_discard(&action);
                     let res = e.apply(action.clone());
@@ -182,6 +250,9 @@ proptest! {
                                 "a discard removes exactly the later states");
                             for (old, new) in before.tasks().iter().zip(e.tasks()) {
                                 prop_assert_eq!(&old.id, &new.id, "task ids never change");
+                            }
+                            if matches!(action, Action::RequestCancellation) && was == TaskState::Paused {
+                                prop_assert_eq!(e.snapshot().state, TaskState::Canceled, "cancel while paused is terminal");
                             }
                             if matches!(action, Action::FollowUp) {
                                 prop_assert!(before.snapshot().state.is_terminal());

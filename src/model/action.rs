@@ -1,5 +1,6 @@
 //! What a user can ask of the simulator, and why a request may be refused.
 
+use super::pause::PauseMode;
 use super::state::TaskState;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -21,6 +22,18 @@ pub enum Action {
     RequestCancellation,
     /// Start a new task in the same context that references a terminal one.
     FollowUp,
+    /// Proposal (not A2A v1.0): `PauseTask` with a mode and a reason.
+    PauseTask { mode: PauseMode, reason: String },
+    /// Proposal (not A2A v1.0): `ResumeTask` with the resume token, optional
+    /// input (it reaches the artifact) and `continueTranscript`.
+    ResumeTask {
+        token: String,
+        input: Option<String>,
+        continue_transcript: bool,
+    },
+    /// Proposal (not A2A v1.0): an external event; only the name a
+    /// self-parked task waits for wakes it.
+    FireEvent(String),
 }
 
 impl Action {
@@ -32,6 +45,9 @@ impl Action {
             Action::Authorize => "Authorize",
             Action::RequestCancellation => "Request cancellation",
             Action::FollowUp => "New follow-up task",
+            Action::PauseTask { .. } => "Pause task",
+            Action::ResumeTask { .. } => "Resume task",
+            Action::FireEvent(_) => "Fire event",
         }
     }
 }
@@ -60,12 +76,26 @@ pub enum Refusal {
     WorkerRefusedCancellation,
     /// Follow-up before the task reached a terminal state.
     NotTerminal(TaskState),
+    /// A pause action while the experiment does not run the proposal.
+    ProposalOff,
+    /// Proposal: PauseTask in a state that does not allow it (-32010).
+    NotPausable(TaskState),
+    /// Proposal: ResumeTask on a task that is not paused (-32010).
+    NotPaused(TaskState),
+    /// Proposal: a wrong or already used resume token (-32011).
+    BadResumeToken,
+    /// Proposal: an event without a name.
+    EmptyEventName,
 }
 
 /// A2A `TaskNotCancelableError`.
 pub const TASK_NOT_CANCELABLE: i32 = -32002;
 /// A2A `UnsupportedOperationError` (a message sent to a terminal task).
 pub const UNSUPPORTED_OPERATION: i32 = -32004;
+/// Proposal (not A2A v1.0): the task's state does not allow pause or resume.
+pub const PAUSE_NOT_ALLOWED: i32 = -32010;
+/// Proposal (not A2A v1.0): the resume token does not match.
+pub const RESUME_TOKEN_INVALID: i32 = -32011;
 
 impl Refusal {
     /// The A2A JSON-RPC error code the wire would carry, if any.
@@ -77,6 +107,8 @@ impl Refusal {
             Refusal::NotInputRequired(s) | Refusal::NotAuthRequired(s) if s.is_terminal() => {
                 Some(UNSUPPORTED_OPERATION)
             }
+            Refusal::NotPausable(_) | Refusal::NotPaused(_) => Some(PAUSE_NOT_ALLOWED),
+            Refusal::BadResumeToken => Some(RESUME_TOKEN_INVALID),
             _ => None,
         }
     }
@@ -86,6 +118,8 @@ impl Refusal {
         match self.code() {
             Some(TASK_NOT_CANCELABLE) => Some("TaskNotCancelableError"),
             Some(UNSUPPORTED_OPERATION) => Some("UnsupportedOperationError"),
+            Some(PAUSE_NOT_ALLOWED) => Some("proposal: PauseNotAllowedError"),
+            Some(RESUME_TOKEN_INVALID) => Some("proposal: ResumeTokenInvalidError"),
             _ => None,
         }
     }
@@ -132,6 +166,21 @@ impl fmt::Display for Refusal {
                 f,
                 "A follow-up needs a terminal task; this task is {s}."
             ),
+            Refusal::ProposalOff => f.write_str(
+                "Pause and resume are a proposal, not part of A2A v1.0; switch on the proposal to try them.",
+            ),
+            Refusal::NotPausable(s) => write!(
+                f,
+                "A task in {s} cannot be paused (proposed error -32010)."
+            ),
+            Refusal::NotPaused(s) => write!(
+                f,
+                "The task is {s}, not paused: nothing to resume (proposed error -32010)."
+            ),
+            Refusal::BadResumeToken => f.write_str(
+                "The resume token is wrong or already used (proposed error -32011).",
+            ),
+            Refusal::EmptyEventName => f.write_str("The event has no name."),
         }
     }
 }

@@ -1,5 +1,6 @@
 //! The experiment's settings, validated against their allowed ranges.
 
+use super::pause::{EventName, OnTimeout};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::RangeInclusive;
@@ -13,6 +14,10 @@ pub enum Setting {
     InputGate,
     AuthGate,
     FailDuring,
+    /// Proposal: the agent self-parks when about to start this unit.
+    SelfParkBefore,
+    /// Proposal: the self-park timeout in minutes of the waiting clock.
+    SelfParkTimeout,
 }
 
 impl Setting {
@@ -24,6 +29,9 @@ impl Setting {
         Setting::FailDuring,
     ];
 
+    /// The proposal's numeric settings (pause/resume, not part of A2A v1.0).
+    pub const PROPOSAL: [Setting; 2] = [Setting::SelfParkBefore, Setting::SelfParkTimeout];
+
     /// The control's accessible name on the page.
     pub const fn label(self) -> &'static str {
         match self {
@@ -32,6 +40,8 @@ impl Setting {
             Setting::InputGate => "Require input before unit",
             Setting::AuthGate => "Require authorization before unit",
             Setting::FailDuring => "Fail during unit",
+            Setting::SelfParkBefore => "Agent self-parks before unit",
+            Setting::SelfParkTimeout => "Self-park timeout (minutes)",
         }
     }
 
@@ -41,16 +51,17 @@ impl Setting {
         match self {
             Setting::WorkUnits => 1..=12,
             Setting::SecondsPerUnit => 1..=10,
-            Setting::InputGate | Setting::AuthGate | Setting::FailDuring => 0..=13,
+            Setting::InputGate
+            | Setting::AuthGate
+            | Setting::FailDuring
+            | Setting::SelfParkBefore => 0..=13,
+            Setting::SelfParkTimeout => 0..=60,
         }
     }
 
     /// Whether 0 means "off" for this setting.
     pub const fn zero_is_off(self) -> bool {
-        matches!(
-            self,
-            Setting::InputGate | Setting::AuthGate | Setting::FailDuring
-        )
+        !matches!(self, Setting::WorkUnits | Setting::SecondsPerUnit)
     }
 }
 
@@ -100,6 +111,16 @@ pub struct Config {
     pub reject_before_execution: bool,
     /// The worker agrees to cancellation requests.
     pub worker_accepts_cancellation: bool,
+    /// Run the proposed pause/resume lifecycle (not part of A2A v1.0).
+    pub pause_proposal: bool,
+    /// Proposal: the agent self-parks when about to start this unit (0 = off).
+    pub self_park_before: u8,
+    /// Proposal: only this event wakes a self-parked task (empty = no event condition).
+    pub resume_event: EventName,
+    /// Proposal: self-park timeout in minutes of the waiting clock (0 = none).
+    pub self_park_timeout: u8,
+    /// Proposal: what the timeout does.
+    pub on_timeout: OnTimeout,
 }
 
 impl Default for Config {
@@ -112,6 +133,11 @@ impl Default for Config {
             fail_during: 0,
             reject_before_execution: false,
             worker_accepts_cancellation: true,
+            pause_proposal: false,
+            self_park_before: 0,
+            resume_event: EventName::NONE,
+            self_park_timeout: 0,
+            on_timeout: OnTimeout::Fail,
         }
     }
 }
@@ -125,6 +151,8 @@ impl Config {
             Setting::InputGate => self.input_gate,
             Setting::AuthGate => self.auth_gate,
             Setting::FailDuring => self.fail_during,
+            Setting::SelfParkBefore => self.self_park_before,
+            Setting::SelfParkTimeout => self.self_park_timeout,
         }
     }
 
@@ -141,13 +169,15 @@ impl Config {
             Setting::InputGate => self.input_gate = v,
             Setting::AuthGate => self.auth_gate = v,
             Setting::FailDuring => self.fail_during = v,
+            Setting::SelfParkBefore => self.self_park_before = v,
+            Setting::SelfParkTimeout => self.self_park_timeout = v,
         }
         Ok(self)
     }
 
     /// Checks every setting; the first out-of-range one is the error.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        for s in Setting::ALL {
+        for s in Setting::ALL.into_iter().chain(Setting::PROPOSAL) {
             if !s.range().contains(&self.get(s)) {
                 return Err(ConfigError {
                     setting: s,

@@ -3,6 +3,7 @@
 use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
+use super::pause::{Initiator, PauseMode, PendingPause};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
 use super::trace::{Actor, Event, Outcome, TraceEntry};
@@ -221,7 +222,8 @@ impl Experiment {
         let state = self.snapshot().state;
         match action {
             Action::Step => match state {
-                TaskState::Submitted | TaskState::Working => Ok(()),
+                // While PAUSED (proposal), a Step runs the waiting clock.
+                TaskState::Submitted | TaskState::Working | TaskState::Paused => Ok(()),
                 s if s.is_interrupted() => Err(Refusal::Interrupted(s)),
                 s => Err(Refusal::Terminal(s)),
             },
@@ -246,7 +248,66 @@ impl Experiment {
             Action::RequestCancellation => Ok(()),
             Action::FollowUp if !state.is_terminal() => Err(Refusal::NotTerminal(state)),
             Action::FollowUp => Ok(()),
+            Action::PauseTask { .. } | Action::ResumeTask { .. } | Action::FireEvent(_)
+                if !self.config.pause_proposal =>
+            {
+                Err(Refusal::ProposalOff)
+            }
+            Action::PauseTask { reason, .. } => match state {
+                _ if reason.chars().count() > MAX_CLARIFICATION_CHARS => {
+                    Err(Refusal::ClarificationTooLong)
+                }
+                TaskState::Submitted | TaskState::Working | TaskState::Paused => Ok(()),
+                s => Err(Refusal::NotPausable(s)),
+            },
+            Action::ResumeTask { token, input, .. } => {
+                if input
+                    .as_ref()
+                    .is_some_and(|i| i.chars().count() > MAX_CLARIFICATION_CHARS)
+                {
+                    return Err(Refusal::ClarificationTooLong);
+                }
+                match self.resume_token() {
+                    Some(current) if current == token => Ok(()),
+                    Some(_) => Err(Refusal::BadResumeToken),
+                    // A token this task issued before is a used one.
+                    None if self.issued_tokens().any(|t| t == token) => {
+                        Err(Refusal::BadResumeToken)
+                    }
+                    None => Err(Refusal::NotPaused(state)),
+                }
+            }
+            Action::FireEvent(name) if name.trim().is_empty() => Err(Refusal::EmptyEventName),
+            Action::FireEvent(_) => Ok(()),
         }
+    }
+
+    /// Proposal: the resume token of the viewed PAUSED state, if any.
+    pub fn resume_token(&self) -> Option<&str> {
+        let pause = self.snapshot().pause?;
+        self.texts.get(pause.token as usize).map(String::as_str)
+    }
+
+    /// Proposal: the reason of the viewed pause, if one was given.
+    pub fn pause_reason(&self) -> Option<&str> {
+        let pause = self.snapshot().pause?;
+        self.texts.get(pause.reason as usize).map(String::as_str)
+    }
+
+    /// Proposal: the text of a snapshot's resume input, if one was given.
+    pub fn resume_input(&self, snap: &Snapshot) -> Option<&str> {
+        snap.resume_input
+            .and_then(|i| self.texts.get(i as usize))
+            .map(String::as_str)
+    }
+
+    /// Every resume token the viewed task issued up to the viewed state.
+    fn issued_tokens(&self) -> impl Iterator<Item = &str> {
+        self.viewed_task().records[..=self.position]
+            .iter()
+            .filter_map(|r| r.snap.pause)
+            .filter_map(|p| self.texts.get(p.token as usize))
+            .map(String::as_str)
     }
 
     /// Whether `action` would record new states (`Ok(true)`), be accepted
@@ -260,6 +321,16 @@ impl Experiment {
             Action::RequestCancellation if !self.config.worker_accepts_cancellation => {
                 Err(Refusal::WorkerRefusedCancellation)
             }
+            // Pausing a paused task (or one whose pause is already pending)
+            // returns the current pause: idempotent.
+            Action::PauseTask { .. } => {
+                let snap = self.snapshot();
+                Ok(snap.state != TaskState::Paused && snap.pending.is_none())
+            }
+            Action::FireEvent(name) => Ok(self
+                .snapshot()
+                .pause
+                .is_some_and(|p| p.event && self.config.resume_event.as_str() == name.trim())),
             _ => Ok(true),
         }
     }
@@ -312,6 +383,9 @@ impl Experiment {
         if snap.authorized {
             text.push_str(" Authorized by the client.");
         }
+        if let Some(i) = self.resume_input(snap) {
+            text.push_str(&format!(" Resume input: “{i}”."));
+        }
         Some(Artifact {
             artifact_id: "result".into(),
             name: "result".into(),
@@ -342,6 +416,9 @@ impl Experiment {
                 "None: a canceled task has no final artifact, even with {done} / {n} units done."
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
+            TaskState::Paused => {
+                format!("Not yet: the task is paused ({done} / {n} units done) [proposal].")
+            }
         })
     }
 
@@ -355,8 +432,16 @@ impl Experiment {
                 // second has passed or the task stops being SUBMITTED/WORKING.
                 let mut cur = snap;
                 while let Some((next, event)) = cur.advance(&self.config) {
-                    self.record(Actor::Agent, event, Some(cur.state), next);
-                    if next.active_s > cur.active_s || next.state != TaskState::Working {
+                    self.record_agent(event, cur.state, next);
+                    let timed = next.active_s > cur.active_s || next.waiting_s > cur.waiting_s;
+                    // A pending pause takes effect as soon as its unit is done.
+                    let all_done = next.completed_units == self.config.work_units;
+                    let pause_due = next
+                        .pending
+                        .is_some_and(|p| p.mode != PauseMode::WaitForCompletion || all_done)
+                        && next.seconds_into_unit(&self.config) == 0
+                        && next.state == TaskState::Working;
+                    if (timed && !pause_due) || next.state != TaskState::Working {
                         break;
                     }
                     cur = next;
@@ -383,6 +468,8 @@ impl Experiment {
             Action::RequestCancellation => {
                 let next = Snapshot {
                     state: TaskState::Canceled,
+                    pause: None,
+                    pending: None,
                     ..snap
                 };
                 self.record(
@@ -397,7 +484,68 @@ impl Experiment {
                 self.current_trace_start = self.trace.len();
                 self.create_task(Some(reference));
             }
+            Action::PauseTask { mode, reason } => {
+                let reason = self.text(reason);
+                let event = Event::PauseRequested { mode };
+                let now = snap.state == TaskState::Submitted
+                    || mode == PauseMode::InterruptImmediate
+                    || (mode == PauseMode::FinishStep && snap.seconds_into_unit(&self.config) == 0);
+                let mut next = if now {
+                    snap.paused(&self.config, Initiator::Client, mode, reason)
+                } else {
+                    Snapshot {
+                        pending: Some(PendingPause { mode, reason }),
+                        ..snap
+                    }
+                };
+                self.issue_token(&mut next);
+                self.record(Actor::Client, event, Some(snap.state), next);
+            }
+            Action::ResumeTask {
+                input,
+                continue_transcript,
+                ..
+            } => {
+                let had_input = input.is_some();
+                let mut next = snap.resumed();
+                if let Some(input) = input {
+                    next.resume_input = Some(self.text(input));
+                }
+                let event = Event::ResumeRequested {
+                    had_input,
+                    continue_transcript,
+                };
+                self.record(Actor::Client, event, Some(snap.state), next);
+            }
+            Action::FireEvent(_) => {
+                self.record(
+                    Actor::Client,
+                    Event::EventFired,
+                    Some(snap.state),
+                    snap.resumed(),
+                );
+            }
         }
+    }
+
+    /// Stores a text in the experiment's table, returning its index.
+    fn text(&mut self, text: String) -> u32 {
+        self.texts.push(text);
+        (self.texts.len() - 1) as u32
+    }
+
+    /// Gives a snapshot that has just paused its resume token.
+    fn issue_token(&mut self, snap: &mut Snapshot) {
+        if let Some(pause) = snap.pause.as_mut().filter(|p| p.token == u32::MAX) {
+            let token = self.ids.next_id();
+            pause.token = self.text(token);
+        }
+    }
+
+    /// Records an agent transition, issuing a resume token when it pauses.
+    fn record_agent(&mut self, event: Event, before: TaskState, mut next: Snapshot) {
+        self.issue_token(&mut next);
+        self.record(Actor::Agent, event, Some(before), next);
     }
 
     fn create_task(&mut self, reference_task_id: Option<String>) {
@@ -488,5 +636,15 @@ fn requested_event(action: &Action) -> Event {
         Action::Authorize => Event::Authorized,
         Action::RequestCancellation => Event::CancelRequested,
         Action::FollowUp => Event::FollowUpRequested,
+        Action::PauseTask { mode, .. } => Event::PauseRequested { mode: *mode },
+        Action::ResumeTask {
+            input,
+            continue_transcript,
+            ..
+        } => Event::ResumeRequested {
+            had_input: input.is_some(),
+            continue_transcript: *continue_transcript,
+        },
+        Action::FireEvent(_) => Event::EventFired,
     }
 }

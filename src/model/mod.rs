@@ -9,16 +9,22 @@ mod action;
 mod config;
 mod experiment;
 mod ids;
+mod pause;
 mod state;
 mod task;
 mod trace;
 
 pub use action::{
-    Action, Refusal, MAX_CLARIFICATION_CHARS, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
+    Action, Refusal, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
+    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
 };
 pub use config::{play_interval_ms, Config, ConfigError, Setting};
 pub use experiment::{Applied, Experiment, SeekError};
 pub use ids::IdSource;
+pub use pause::{
+    EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode, PendingPause, ResumeCause,
+    MAX_EVENT_BYTES, WAIT_STEP_S,
+};
 pub use state::TaskState;
 pub use task::{Artifact, Record, Snapshot, Task};
 pub use trace::{Actor, Event, Outcome, TraceEntry};

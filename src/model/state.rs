@@ -16,10 +16,13 @@ pub enum TaskState {
     InputRequired,
     Rejected,
     AuthRequired,
+    /// `TASK_STATE_PAUSED` (9): **proposal, not part of A2A v1.0** (the
+    /// pause/resume RFC). Reached only when the experiment enables the proposal.
+    Paused,
 }
 
 impl TaskState {
-    /// Every state, in enum-number order.
+    /// Every A2A v1.0 state, in enum-number order (the proposed PAUSED is not one).
     pub const ALL: [TaskState; 8] = [
         TaskState::Submitted,
         TaskState::Working,
@@ -42,6 +45,7 @@ impl TaskState {
             TaskState::InputRequired => "TASK_STATE_INPUT_REQUIRED",
             TaskState::Rejected => "TASK_STATE_REJECTED",
             TaskState::AuthRequired => "TASK_STATE_AUTH_REQUIRED",
+            TaskState::Paused => "TASK_STATE_PAUSED",
         }
     }
 
@@ -56,6 +60,7 @@ impl TaskState {
             TaskState::InputRequired => 6,
             TaskState::Rejected => 7,
             TaskState::AuthRequired => 8,
+            TaskState::Paused => 9,
         }
     }
 
@@ -70,6 +75,7 @@ impl TaskState {
             TaskState::InputRequired => "Input required",
             TaskState::Rejected => "Rejected",
             TaskState::AuthRequired => "Authorization required",
+            TaskState::Paused => "Paused (proposal)",
         }
     }
 
@@ -86,9 +92,16 @@ impl TaskState {
         matches!(self, TaskState::InputRequired | TaskState::AuthRequired)
     }
 
+    /// Whether the state exists only in the pause/resume proposal.
+    pub const fn is_proposal(self) -> bool {
+        matches!(self, TaskState::Paused)
+    }
+
     /// The state family, used for one accent colour per family.
     pub const fn family(self) -> &'static str {
-        if self.is_terminal() {
+        if self.is_proposal() {
+            "paused"
+        } else if self.is_terminal() {
             "terminal"
         } else if self.is_interrupted() {
             "interrupted"
@@ -97,7 +110,7 @@ impl TaskState {
         }
     }
 
-    /// Parses a ProtoJSON name back into a state.
+    /// Parses a ProtoJSON name back into a v1.0 state (PAUSED is not one).
     pub fn from_name(name: &str) -> Option<TaskState> {
         TaskState::ALL.into_iter().find(|s| s.name() == name)
     }

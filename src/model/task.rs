@@ -22,6 +22,7 @@
 //! as active time, the unit does not count as completed.
 
 use super::config::Config;
+use super::pause::{Initiator, OnTimeout, Pause, PauseMode, PendingPause, WAIT_STEP_S};
 use super::state::TaskState;
 use super::trace::Event;
 use serde::{Deserialize, Serialize};
@@ -44,6 +45,17 @@ pub struct Snapshot {
     pub authorized: bool,
     /// Index of the supplied clarification text in the experiment's text table.
     pub clarification: Option<u32>,
+    /// Proposal: active seconds whose work was lost to `interrupt_immediate`
+    /// (they stay active time; the unit is redone).
+    pub lost_s: u32,
+    /// Proposal: the pause the task is in (set exactly when PAUSED).
+    pub pause: Option<Pause>,
+    /// Proposal: a pause asked for that takes effect later.
+    pub pending: Option<PendingPause>,
+    /// Proposal: the agent has self-parked (it does so once per task).
+    pub parked: bool,
+    /// Proposal: index of the input given with the last ResumeTask.
+    pub resume_input: Option<u32>,
 }
 
 impl Snapshot {
@@ -56,15 +68,55 @@ impl Snapshot {
         input_supplied: false,
         authorized: false,
         clarification: None,
+        lost_s: 0,
+        pause: None,
+        pending: None,
+        parked: false,
+        resume_input: None,
     };
 
     /// Seconds already worked in the unit in progress.
     pub fn seconds_into_unit(&self, config: &Config) -> u32 {
-        self.active_s - u32::from(self.completed_units) * u32::from(config.seconds_per_unit)
+        self.active_s
+            - self.lost_s
+            - u32::from(self.completed_units) * u32::from(config.seconds_per_unit)
     }
 
-    /// The agent's next move from SUBMITTED or WORKING: one zero-time
-    /// transition or one active second. `None` in any other state.
+    /// This snapshot paused now by `by` (the resume token is issued by the
+    /// experiment). `interrupt_immediate` loses the in-flight unit's work.
+    pub fn paused(&self, config: &Config, by: Initiator, mode: PauseMode, reason: u32) -> Snapshot {
+        let mut next = *self;
+        if mode == PauseMode::InterruptImmediate {
+            next.lost_s += self.seconds_into_unit(config);
+        }
+        let agent = by == Initiator::Agent;
+        next.state = TaskState::Paused;
+        next.pending = None;
+        next.pause = Some(Pause {
+            by,
+            mode,
+            since_s: self.waiting_s,
+            deadline_s: (agent && config.self_park_timeout > 0)
+                .then(|| self.waiting_s + u32::from(config.self_park_timeout) * WAIT_STEP_S),
+            event: agent && !config.resume_event.is_empty(),
+            token: u32::MAX,
+            reason,
+        });
+        next
+    }
+
+    /// This snapshot resumed: WORKING again, the pause gone.
+    pub fn resumed(&self) -> Snapshot {
+        Snapshot {
+            state: TaskState::Working,
+            pause: None,
+            ..*self
+        }
+    }
+
+    /// The agent's next move from SUBMITTED or WORKING (one zero-time
+    /// transition or one active second) or from PAUSED (one minute of the
+    /// waiting clock, which may time out). `None` in any other state.
     pub fn advance(&self, config: &Config) -> Option<(Snapshot, Event)> {
         let mut next = *self;
         match self.state {
@@ -76,9 +128,37 @@ impl Snapshot {
                 next.state = TaskState::Working;
                 Some((next, Event::Started))
             }
+            TaskState::Paused => {
+                next.waiting_s += WAIT_STEP_S;
+                let pause = self.pause?;
+                if pause.deadline_s.is_some_and(|d| next.waiting_s >= d) {
+                    next = match config.on_timeout {
+                        OnTimeout::Fail => Snapshot {
+                            state: TaskState::Failed,
+                            pause: None,
+                            ..next
+                        },
+                        OnTimeout::ResumeWithSummary => next.resumed(),
+                    };
+                    return Some((next, Event::TimedOut));
+                }
+                Some((next, Event::Waited))
+            }
             TaskState::Working => {
                 let unit = self.completed_units + 1;
                 let into = self.seconds_into_unit(config);
+                let all_done = self.completed_units == config.work_units;
+                if let Some(p) = self
+                    .pending
+                    .filter(|p| into == 0 && (p.mode != PauseMode::WaitForCompletion || all_done))
+                {
+                    let next = self.paused(config, Initiator::Client, p.mode, p.reason);
+                    return Some((next, Event::PauseTookEffect { mode: p.mode }));
+                }
+                if all_done {
+                    next.state = TaskState::Completed;
+                    return Some((next, Event::CompletedAfterResume));
+                }
                 if into == 0 && config.input_gate == unit && !self.input_supplied {
                     next.state = TaskState::InputRequired;
                     return Some((next, Event::AskedInput { unit }));
@@ -87,6 +167,16 @@ impl Snapshot {
                     next.state = TaskState::AuthRequired;
                     return Some((next, Event::AskedAuth { unit }));
                 }
+                if into == 0
+                    && config.pause_proposal
+                    && config.self_park_before == unit
+                    && !self.parked
+                {
+                    let mut next =
+                        self.paused(config, Initiator::Agent, PauseMode::FinishStep, u32::MAX);
+                    next.parked = true;
+                    return Some((next, Event::SelfParked { unit }));
+                }
                 let second = (into + 1) as u8;
                 next.active_s += 1;
                 if config.fail_during == unit && second == config.fail_second_in_unit() {
@@ -94,10 +184,14 @@ impl Snapshot {
                     return Some((next, Event::Failed { unit, second }));
                 }
                 let unit_done = second == config.seconds_per_unit;
+                let waits_to_pause = self
+                    .pending
+                    .is_some_and(|p| p.mode == PauseMode::WaitForCompletion);
                 if unit_done {
                     next.completed_units += 1;
-                    if next.completed_units == config.work_units {
+                    if next.completed_units == config.work_units && !waits_to_pause {
                         next.state = TaskState::Completed;
+                        next.pending = None;
                     }
                 }
                 Some((

@@ -1,6 +1,7 @@
 //! The transition trace: one entry per step and per action, refusals included.
 
 use super::action::Refusal;
+use super::pause::PauseMode;
 use super::state::TaskState;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -58,6 +59,26 @@ pub enum Event {
     FollowUpRequested,
     /// The client asked for a Step that was refused.
     StepRequested,
+    /// Proposal: the client sent PauseTask (the task pauses now, or once the
+    /// in-flight unit or the whole work is done).
+    PauseRequested { mode: PauseMode },
+    /// Proposal: a pending pause took effect.
+    PauseTookEffect { mode: PauseMode },
+    /// Proposal: the agent self-parked before `unit` (AwaitTaskResumption).
+    SelfParked { unit: u8 },
+    /// Proposal: one minute passed on the waiting clock while paused.
+    Waited,
+    /// Proposal: the client sent ResumeTask.
+    ResumeRequested {
+        had_input: bool,
+        continue_transcript: bool,
+    },
+    /// Proposal: the client fired an event (it wakes the task only if it matches).
+    EventFired,
+    /// Proposal: the self-park timed out (failing the task or resuming it).
+    TimedOut,
+    /// Proposal: a task paused with all its units done completed on resume.
+    CompletedAfterResume,
 }
 
 /// How an entry ended.
@@ -122,6 +143,21 @@ impl fmt::Display for Event {
             Event::CancelRequested => f.write_str("request cancellation"),
             Event::FollowUpRequested => f.write_str("request follow-up task"),
             Event::StepRequested => f.write_str("step"),
+            Event::PauseRequested { mode } => write!(f, "PauseTask ({}) [proposal]", mode.name()),
+            Event::PauseTookEffect { mode } => {
+                write!(f, "pause takes effect ({}) [proposal]", mode.name())
+            }
+            Event::SelfParked { unit } => {
+                write!(
+                    f,
+                    "AwaitTaskResumption: self-park before unit {unit} [proposal]"
+                )
+            }
+            Event::Waited => f.write_str("wait one minute while paused [proposal]"),
+            Event::ResumeRequested { .. } => f.write_str("ResumeTask [proposal]"),
+            Event::EventFired => f.write_str("fire event [proposal]"),
+            Event::TimedOut => f.write_str("self-park timeout [proposal]"),
+            Event::CompletedAfterResume => f.write_str("complete after resume [proposal]"),
         }
     }
 }

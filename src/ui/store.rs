@@ -249,6 +249,7 @@ impl Store {
                 TaskState::Failed => format!("failed during unit {}", s.completed_units + 1),
                 TaskState::Canceled => "canceled, no final artifact".to_string(),
                 TaskState::Rejected => "rejected before any work".to_string(),
+                TaskState::Paused => "paused (proposal, not part of A2A v1.0)".to_string(),
             };
             format!(
                 "Task {} is {} — {what}.",

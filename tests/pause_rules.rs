@@ -1,0 +1,362 @@
+//! The proposed pause/resume lifecycle (not part of A2A v1.0): the reference
+//! scenarios (a)–(h) of the RFC's fixtures and the three pause modes.
+
+mod common;
+
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
+use a2a_control_room::model::*;
+use common::*;
+
+fn proposal() -> Config {
+    Config {
+        pause_proposal: true,
+        ..cfg()
+    }
+}
+
+fn pause(mode: PauseMode) -> Action {
+    Action::PauseTask {
+        mode,
+        reason: "operator break".into(),
+    }
+}
+
+fn resume(token: &str) -> Action {
+    Action::ResumeTask {
+        token: token.into(),
+        input: None,
+        continue_transcript: true,
+    }
+}
+
+fn steps(e: &mut Experiment, n: usize) {
+    for _ in 0..n {
+        e.apply(Action::Step).unwrap();
+    }
+}
+
+/// Steps until the task pauses or can no longer step (or 1 000 steps).
+fn run_to_pause(e: &mut Experiment) {
+    for _ in 0..1000 {
+        if state(e) == TaskState::Paused || e.legality(&Action::Step).is_err() {
+            return;
+        }
+        e.apply(Action::Step).unwrap();
+    }
+}
+
+fn token(e: &Experiment) -> String {
+    e.resume_token().expect("paused").to_string()
+}
+
+#[test]
+fn without_the_proposal_every_pause_action_is_refused() {
+    let mut e = exp(cfg());
+    steps(&mut e, 2);
+    for a in [
+        pause(PauseMode::FinishStep),
+        resume("x"),
+        Action::FireEvent("x".into()),
+    ] {
+        assert_eq!(e.apply(a), Err(Refusal::ProposalOff));
+    }
+    assert_eq!(state(&e), TaskState::Working);
+    assert_eq!(TaskState::Paused.name(), "TASK_STATE_PAUSED");
+    assert_eq!(TaskState::Paused.number(), 9);
+    assert!(
+        !TaskState::ALL.contains(&TaskState::Paused),
+        "not a v1.0 state"
+    );
+}
+
+#[test]
+fn a_client_pause_and_resume_keeps_the_work_and_completes() {
+    // (a) WORKING → PauseTask → PAUSED(CLIENT) → ResumeTask(token) → WORKING → COMPLETED
+    let mut e = exp(proposal());
+    steps(&mut e, 3); // unit 1 done, at a boundary
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert_eq!(
+        state(&e),
+        TaskState::Paused,
+        "at a boundary finish_step pauses at once"
+    );
+    let p = e.snapshot().pause.unwrap();
+    assert_eq!(p.by, Initiator::Client);
+    assert_eq!(e.pause_reason(), Some("operator break"));
+    let t = token(&e);
+    assert!(uuid::Uuid::parse_str(&t).is_ok());
+    steps(&mut e, 3);
+    assert_eq!(
+        e.snapshot().waiting_s,
+        3 * WAIT_STEP_S,
+        "paused steps run the waiting clock"
+    );
+    assert_eq!(e.snapshot().active_s, 3, "and never active time");
+    e.apply(Action::ResumeTask {
+        token: t,
+        input: Some("resume with care".into()),
+        continue_transcript: true,
+    })
+    .unwrap();
+    assert_eq!(state(&e), TaskState::Working);
+    assert_eq!(e.snapshot().completed_units, 1);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    assert_eq!(e.snapshot().active_s, 12);
+    assert!(e
+        .final_artifact()
+        .unwrap()
+        .text
+        .contains("resume with care"));
+}
+
+#[test]
+fn finish_step_waits_for_the_in_flight_unit() {
+    let mut e = exp(proposal());
+    steps(&mut e, 1); // 1 s into unit 1
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert_eq!(
+        state(&e),
+        TaskState::Working,
+        "pause requested, not yet in effect"
+    );
+    assert!(e.snapshot().pending.is_some());
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert_eq!(
+        e.trace().last().unwrap().outcome,
+        Outcome::Unchanged,
+        "asking again while pending changes nothing"
+    );
+    steps(&mut e, 1);
+    assert_eq!(e.snapshot().active_s, 2);
+    steps(&mut e, 1); // unit 1's last second; the pause takes effect in the same Step
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(e.snapshot().completed_units, 1);
+    assert_eq!(e.snapshot().active_s, 3);
+}
+
+#[test]
+fn interrupt_immediate_loses_the_partial_unit_which_is_redone() {
+    let mut e = exp(proposal());
+    steps(&mut e, 3); // unit 1 done
+    steps(&mut e, 2); // 2 s into unit 2
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(e.snapshot().lost_s, 2);
+    let t = token(&e);
+    e.apply(resume(&t)).unwrap();
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    assert_eq!(
+        e.snapshot().active_s,
+        12 + 2,
+        "the lost seconds still count as active time"
+    );
+    let unit2 = e
+        .trace()
+        .iter()
+        .filter(|t| matches!(t.event, Event::Worked { unit: 2, .. }))
+        .count();
+    assert_eq!(unit2, 3 + 2, "unit 2 was redone from its start");
+}
+
+#[test]
+fn wait_for_completion_parks_with_all_work_done_and_completes_on_resume() {
+    let mut e = exp(proposal());
+    steps(&mut e, 2);
+    e.apply(pause(PauseMode::WaitForCompletion)).unwrap();
+    steps(&mut e, 3);
+    assert_eq!(
+        state(&e),
+        TaskState::Working,
+        "it keeps working past unit boundaries"
+    );
+    run_to_pause(&mut e);
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(e.snapshot().completed_units, 4);
+    assert!(e.final_artifact().is_none(), "no artifact while paused");
+    let t = token(&e);
+    e.apply(resume(&t)).unwrap();
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), TaskState::Completed);
+    assert_eq!(e.snapshot().active_s, 12);
+    assert!(e.final_artifact().is_some());
+}
+
+#[test]
+fn a_self_park_without_conditions_wakes_only_on_an_explicit_resume() {
+    // (b) AwaitTaskResumption(no conditions) → PAUSED(AGENT) → ResumeTask → WORKING
+    let mut e = exp(Config {
+        self_park_before: 2,
+        ..proposal()
+    });
+    run_to_pause(&mut e);
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(
+        e.trace().last().unwrap().event,
+        Event::SelfParked { unit: 2 }
+    );
+    let p = e.snapshot().pause.unwrap();
+    assert_eq!(
+        (p.by, p.event, p.deadline_s),
+        (Initiator::Agent, false, None)
+    );
+    e.apply(Action::FireEvent("pr.merged".into())).unwrap();
+    assert_eq!(
+        state(&e),
+        TaskState::Paused,
+        "no event condition: events do not wake it"
+    );
+    steps(&mut e, 30);
+    assert_eq!(
+        state(&e),
+        TaskState::Paused,
+        "no timeout: waiting does not wake it"
+    );
+    let t = token(&e);
+    e.apply(resume(&t)).unwrap();
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed, "it parks once per task");
+}
+
+#[test]
+fn only_the_matching_event_wakes_a_conditioned_self_park() {
+    // (c) PAUSED(AGENT, conditions.trigger) → external event → WORKING (condition_fired)
+    let mut e = exp(Config {
+        self_park_before: 1,
+        resume_event: EventName::new("pr.merged").unwrap(),
+        ..proposal()
+    });
+    run_to_pause(&mut e);
+    assert!(e.snapshot().pause.unwrap().event);
+    assert_eq!(
+        e.apply(Action::FireEvent("build.done".into())),
+        Ok(Applied::Unchanged)
+    );
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(
+        e.apply(Action::FireEvent("   ".into())),
+        Err(Refusal::EmptyEventName)
+    );
+    e.apply(Action::FireEvent("pr.merged".into())).unwrap();
+    assert_eq!(state(&e), TaskState::Working);
+}
+
+#[test]
+fn a_timeout_resumes_with_summary_or_fails() {
+    // (d) timeout 5 min, resume_with_summary → WORKING (cause timeout) → COMPLETED
+    let timed = |on_timeout| Config {
+        self_park_before: 1,
+        self_park_timeout: 5,
+        on_timeout,
+        ..proposal()
+    };
+    let mut e = exp(timed(OnTimeout::ResumeWithSummary));
+    run_to_pause(&mut e);
+    assert_eq!(
+        e.snapshot().pause.unwrap().deadline_s,
+        Some(5 * WAIT_STEP_S)
+    );
+    steps(&mut e, 4);
+    assert_eq!(state(&e), TaskState::Paused);
+    steps(&mut e, 1);
+    assert_eq!(state(&e), TaskState::Working);
+    assert_eq!(e.trace().last().unwrap().event, Event::TimedOut);
+    assert_eq!(e.snapshot().waiting_s, 300);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+
+    // (e) the same with on_timeout fail → FAILED; a later ResumeTask is refused.
+    let mut e = exp(timed(OnTimeout::Fail));
+    run_to_pause(&mut e);
+    let t = token(&e);
+    steps(&mut e, 5);
+    assert_eq!(state(&e), TaskState::Failed);
+    assert_eq!(e.apply(resume(&t)), Err(Refusal::BadResumeToken));
+    assert_eq!(
+        e.apply(resume("other")),
+        Err(Refusal::NotPaused(TaskState::Failed))
+    );
+    assert_eq!(Refusal::NotPaused(TaskState::Failed).code(), Some(-32010));
+}
+
+#[test]
+fn a_second_resume_with_the_same_token_is_refused() {
+    // (f) double resume: the first leaves PAUSED, the second is rejected (-32011)
+    let mut e = exp(proposal());
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    let t = token(&e);
+    assert_eq!(
+        e.apply(resume("not-the-token")),
+        Err(Refusal::BadResumeToken)
+    );
+    assert_eq!(Refusal::BadResumeToken.code(), Some(-32011));
+    e.apply(resume(&t)).unwrap();
+    assert_eq!(e.apply(resume(&t)), Err(Refusal::BadResumeToken));
+    assert_eq!(state(&e), TaskState::Working, "the task runs on");
+    // A new pause issues a new token; the old one stays used.
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert_ne!(token(&e), t);
+    assert_eq!(e.apply(resume(&t)), Err(Refusal::BadResumeToken));
+}
+
+#[test]
+fn cancel_while_paused_is_terminal_and_later_resume_fails() {
+    // (g) PAUSED → CancelTask → CANCELED; ResumeTask fails; a second cancel is idempotent
+    let mut e = exp(proposal());
+    steps(&mut e, 4);
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    let t = token(&e);
+    e.apply(Action::RequestCancellation).unwrap();
+    assert_eq!(state(&e), TaskState::Canceled);
+    assert!(e.snapshot().pause.is_none());
+    assert_eq!(e.apply(resume(&t)), Err(Refusal::BadResumeToken));
+    assert_eq!(e.apply(Action::RequestCancellation), Ok(Applied::Unchanged));
+}
+
+#[test]
+fn pausing_a_paused_task_returns_the_current_pause() {
+    // (h) re-pause: no new event, the same token
+    let mut e = exp(proposal());
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    let (t, records) = (token(&e), e.viewed_task().records().len());
+    assert_eq!(
+        e.apply(pause(PauseMode::InterruptImmediate)),
+        Ok(Applied::Unchanged)
+    );
+    assert_eq!(token(&e), t);
+    assert_eq!(e.viewed_task().records().len(), records);
+}
+
+#[test]
+fn input_required_and_paused_are_never_adjacent() {
+    let mut e = exp(Config {
+        input_gate: 2,
+        self_park_before: 2,
+        ..proposal()
+    });
+    run_to_pause(&mut e);
+    assert_eq!(
+        state(&e),
+        TaskState::InputRequired,
+        "the gate comes before the self-park"
+    );
+    let r = e.apply(pause(PauseMode::FinishStep)).unwrap_err();
+    assert_eq!(r, Refusal::NotPausable(TaskState::InputRequired));
+    assert_eq!(r.code(), Some(-32010));
+    e.apply(Action::SupplyClarification("ok".into())).unwrap();
+    assert_eq!(state(&e), TaskState::Working);
+    e.apply(Action::Step).unwrap();
+    assert_eq!(
+        state(&e),
+        TaskState::Paused,
+        "then the agent parks, from WORKING"
+    );
+    for s in [TaskState::AuthRequired, TaskState::Completed] {
+        assert_eq!(Refusal::NotPausable(s).code(), Some(-32010));
+    }
+}
