@@ -384,3 +384,83 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
     );
     assert_eq!(p.state(), "TASK_STATE_REJECTED", "nothing changed");
 }
+
+fn exists(p: &Page, sel: &str) -> bool {
+    p.root.query_selector(sel).unwrap().is_some()
+}
+
+/// Switches on the pause/resume proposal (the last checkbox of Configure).
+async fn proposal_on(p: &Page) {
+    assert!(
+        !exists(p, "#act-pause"),
+        "nothing of the proposal while it is off"
+    );
+    p.click("fieldset.proposal input[type=checkbox]").await;
+    assert!(exists(p, "#act-pause"));
+    assert!(p.text("#act-pause").contains("Pause task"));
+}
+
+#[wasm_bindgen_test]
+async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.click("#step").await; // 1 s into unit 1
+    p.click("#act-pause").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    assert!(p
+        .text("[data-testid=pause-pending]")
+        .contains("finish_step"));
+    p.click("#step").await;
+    p.click("#step").await; // unit 1 done: the pause takes effect
+    assert_eq!(p.state(), "TASK_STATE_PAUSED");
+    assert!(p.text(".state-line").contains("Paused (proposal)"));
+    let token = p.text("[data-testid=resume-token]");
+    assert_eq!(token.len(), 36);
+    p.click("#step").await; // one minute of waiting
+    assert_eq!(p.text("[data-testid=waiting-time]"), "60 s");
+    assert!(p.text("[data-testid=active-time]").starts_with("3 s"));
+    p.click("#act-resume-wrong").await;
+    assert!(p.text("[data-testid=alert]").contains("-32011"));
+    assert_eq!(p.state(), "TASK_STATE_PAUSED");
+    p.click("#act-resume").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    assert_eq!(p.text("[data-testid=completed-units]"), "1 / 4");
+    assert!(p.disabled("#act-resume"), "the token is used");
+}
+
+#[wasm_bindgen_test]
+async fn only_the_matching_event_wakes_a_self_parked_task() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.set_range("#setting-agent-self-parks-before-unit", 1)
+        .await;
+    let name: HtmlInputElement = p.q("#resume-event").unchecked_into();
+    name.set_value("pr.merged");
+    name.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    tick().await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_PAUSED");
+    assert!(p
+        .text("[data-testid=pause-details]")
+        .contains("agent (AwaitTaskResumption)"));
+    let event: HtmlInputElement = p.q("#event-to-fire").unchecked_into();
+    event.set_value("build.done");
+    event
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    tick().await;
+    p.click("#act-fire-event").await;
+    assert_eq!(
+        p.state(),
+        "TASK_STATE_PAUSED",
+        "another event does not wake it"
+    );
+    event.set_value("pr.merged");
+    event
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    tick().await;
+    p.click("#act-fire-event").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+}

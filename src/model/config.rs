@@ -59,6 +59,14 @@ impl Setting {
         }
     }
 
+    /// Whether the setting names a work unit (so a value above N is never reached).
+    pub const fn names_a_unit(self) -> bool {
+        matches!(
+            self,
+            Setting::InputGate | Setting::AuthGate | Setting::FailDuring | Setting::SelfParkBefore
+        )
+    }
+
     /// Whether 0 means "off" for this setting.
     pub const fn zero_is_off(self) -> bool {
         !matches!(self, Setting::WorkUnits | Setting::SecondsPerUnit)
@@ -209,7 +217,7 @@ impl Config {
         let v = self.get(setting);
         if setting.zero_is_off() && v == 0 {
             "off".to_string()
-        } else if setting.zero_is_off() && !self.reaches(v) {
+        } else if setting.names_a_unit() && !self.reaches(v) {
             format!("{v} (never reached)")
         } else {
             v.to_string()

@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{Action, MAX_CLARIFICATION_CHARS};
+use crate::model::{Action, PauseMode, MAX_CLARIFICATION_CHARS};
 use leptos::prelude::*;
 
 /// A button for `action`, with its reason line below it.
@@ -13,6 +13,9 @@ pub fn ActionButton(
     /// Shown under the button while it is enabled.
     hint: &'static str,
     id: &'static str,
+    /// Runs instead of applying `action`, when the click needs more than it.
+    #[prop(optional)]
+    on_click: Option<Callback<()>>,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
@@ -24,8 +27,11 @@ pub fn ActionButton(
                 id=id
                 disabled=move || verdict.get().is_err()
                 aria-describedby=reason_id.clone()
-                on:click=move |_| {
-                    store.act(untrack(|| action.run(())));
+                on:click=move |_| match on_click {
+                    Some(f) => f.run(()),
+                    None => {
+                        store.act(untrack(|| action.run(())));
+                    }
                 }
             >
                 {label}
@@ -76,6 +82,132 @@ pub fn ActPanel() -> impl IntoView {
                 action=Callback::new(|()| Action::FollowUp)
                 hint="Starts a new task in the same context that references this one."
             />
+            <Show when=move || store.exp.with(|e| e.config().pause_proposal)>
+                <PauseControls/>
+            </Show>
         </section>
+    }
+}
+
+/// Proposal (not part of A2A v1.0): PauseTask, ResumeTask and events.
+#[component]
+fn PauseControls() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let paused = move || store.exp.with(|e| e.resume_token().is_some());
+    let pending = move || {
+        store.exp.with(|e| {
+            e.snapshot().pending.map(|p| {
+                format!(
+                    "Pause requested ({}): it takes effect when {}.",
+                    p.mode.name(),
+                    if p.mode == PauseMode::WaitForCompletion {
+                        "every unit is done"
+                    } else {
+                        "the in-flight unit completes"
+                    }
+                )
+            })
+        })
+    };
+    view! {
+        <fieldset class="proposal">
+            <legend>"Pause and resume — proposal, not part of A2A v1.0"</legend>
+            <div class="field">
+                <label for="pause-mode">"Pause mode"</label>
+                <select
+                    id="pause-mode"
+                    on:change=move |ev| {
+                        let v = event_target_value(&ev);
+                        if let Some(m) = PauseMode::ALL.into_iter().find(|m| m.name() == v) {
+                            store.pause_mode.set(m);
+                        }
+                    }
+                >
+                    {PauseMode::ALL
+                        .into_iter()
+                        .map(|m| view! {
+                            <option value=m.name() selected=move || store.pause_mode.get() == m>{m.name()}</option>
+                        })
+                        .collect_view()}
+                </select>
+            </div>
+            <div class="field field-text">
+                <label for="pause-reason">"Pause reason"</label>
+                <input
+                    type="text"
+                    id="pause-reason"
+                    maxlength=MAX_CLARIFICATION_CHARS.to_string()
+                    prop:value=move || store.pause_reason.get()
+                    on:input=move |ev| store.pause_reason.set(event_target_value(&ev))
+                />
+            </div>
+            <ActionButton
+                id="act-pause"
+                action=Callback::new(move |()| Action::PauseTask {
+                    mode: store.pause_mode.get(),
+                    reason: store.pause_reason.get(),
+                })
+                hint="PauseTask (proposal): the client asks the agent to pause."
+            />
+            <p class="warning" data-testid="pause-pending" hidden=move || pending().is_none()>
+                {pending}
+            </p>
+            <div class="field field-text">
+                <label for="resume-input">"Resume input"</label>
+                <input
+                    type="text"
+                    id="resume-input"
+                    placeholder="optional; reaches the artifact"
+                    maxlength=MAX_CLARIFICATION_CHARS.to_string()
+                    prop:value=move || store.resume_input.get()
+                    on:input=move |ev| store.resume_input.set(event_target_value(&ev))
+                />
+            </div>
+            <label class="switch">
+                <input
+                    type="checkbox"
+                    prop:checked=move || store.continue_transcript.get()
+                    on:change=move |ev| store.continue_transcript.set(event_target_checked(&ev))
+                />
+                "Continue transcript"
+            </label>
+            <ActionButton
+                id="act-resume"
+                action=Callback::new(move |()| Action::ResumeTask {
+                    token: store.exp.with(|e| e.resume_token().unwrap_or_default().to_string()),
+                    input: None,
+                    continue_transcript: true,
+                })
+                hint="ResumeTask (proposal) with the pause's resume token; it can be used once."
+                on_click=Callback::new(move |()| store.resume(true))
+            />
+            <div class="action">
+                <button
+                    id="act-resume-wrong"
+                    aria-describedby="act-resume-wrong-reason"
+                    disabled=move || !paused()
+                    on:click=move |_| store.resume(false)
+                >
+                    "Resume with wrong token"
+                </button>
+                <p id="act-resume-wrong-reason" class="reason">
+                    "Sends ResumeTask with a token that does not match: refused with the proposed -32011."
+                </p>
+            </div>
+            <div class="field field-text">
+                <label for="event-to-fire">"Event to fire"</label>
+                <input
+                    type="text"
+                    id="event-to-fire"
+                    prop:value=move || store.event_to_fire.get()
+                    on:input=move |ev| store.event_to_fire.set(event_target_value(&ev))
+                />
+            </div>
+            <ActionButton
+                id="act-fire-event"
+                action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))
+                hint="Delivers an external event; only the name a self-parked task waits for wakes it."
+            />
+        </fieldset>
     }
 }

@@ -2,37 +2,42 @@
 //! experiment; the ranges come from the model's [`Setting`]s.
 
 use super::store::Store;
-use crate::model::Setting;
+use crate::model::{OnTimeout, Setting, MAX_EVENT_BYTES};
 use leptos::prelude::*;
+
+/// A range slider for one numeric setting, with its visible value.
+fn slider(store: Store, setting: Setting) -> impl IntoView {
+    let config = move || store.exp.with(|e| *e.config());
+    let id = format!("setting-{}", slug(setting.label()));
+    let range = setting.range();
+    let value = move || config().get(setting).to_string();
+    let shown = move || config().describe(setting);
+    view! {
+        <div class="field">
+            <label for=id.clone()>{setting.label()}</label>
+            <input
+                type="range"
+                id=id.clone()
+                min=range.start().to_string()
+                max=range.end().to_string()
+                step="1"
+                prop:value=value
+                aria-valuetext=shown
+                on:input=move |ev| store.set_setting(setting, &event_target_value(&ev))
+            />
+            <output for=id data-testid=format!("value-{}", slug(setting.label()))>{shown}</output>
+        </div>
+    }
+}
 
 #[component]
 pub fn ConfigurePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let config = move || store.exp.with(|e| *e.config());
+    let proposal = move || config().pause_proposal;
     let sliders = Setting::ALL
         .into_iter()
-        .map(|setting| {
-            let id = format!("setting-{}", slug(setting.label()));
-            let range = setting.range();
-            let value = move || config().get(setting).to_string();
-            let shown = move || config().describe(setting);
-            view! {
-                <div class="field">
-                    <label for=id.clone()>{setting.label()}</label>
-                    <input
-                        type="range"
-                        id=id.clone()
-                        min=range.start().to_string()
-                        max=range.end().to_string()
-                        step="1"
-                        prop:value=value
-                        aria-valuetext=shown
-                        on:input=move |ev| store.set_setting(setting, &event_target_value(&ev))
-                    />
-                    <output for=id data-testid=format!("value-{}", slug(setting.label()))>{shown}</output>
-                </div>
-            }
-        })
+        .map(|setting| slider(store, setting))
         .collect_view();
     view! {
         <section class="panel" aria-labelledby="configure-h">
@@ -60,11 +65,60 @@ pub fn ConfigurePanel() -> impl IntoView {
                 "Zero disables a gate or the failure; a unit above the work-unit count is never "
                 "reached. Every change starts a fresh experiment instead of editing the task in place."
             </p>
+            <fieldset class="proposal">
+                <legend>"Pause and resume — proposal, not part of A2A v1.0"</legend>
+                <label class="switch">
+                    <input
+                        type="checkbox"
+                        prop:checked=proposal
+                        on:change=move |ev| store.set_proposal(event_target_checked(&ev))
+                    />
+                    "Proposed pause/resume"
+                </label>
+                <Show when=proposal>
+                    <p class="hint">
+                        "Adds the RFC's TASK_STATE_PAUSED (9), PauseTask, AwaitTaskResumption and "
+                        "ResumeTask. Not ratified: a v1.0 peer can only carry it as an extension."
+                    </p>
+                    {Setting::PROPOSAL.into_iter().map(|setting| slider(store, setting)).collect_view()}
+                    <div class="field field-text">
+                        <label for="resume-event">"Resume event name"</label>
+                        <input
+                            type="text"
+                            id="resume-event"
+                            maxlength=MAX_EVENT_BYTES.to_string()
+                            placeholder="empty: no event condition"
+                            prop:value=move || config().resume_event.as_str().to_string()
+                            on:change=move |ev| store.set_resume_event(&event_target_value(&ev))
+                        />
+                    </div>
+                    <div class="field">
+                        <label for="on-timeout">"On timeout"</label>
+                        <select
+                            id="on-timeout"
+                            on:change=move |ev| {
+                                let fail = event_target_value(&ev) == OnTimeout::Fail.name();
+                                store.set_on_timeout(if fail { OnTimeout::Fail } else { OnTimeout::ResumeWithSummary });
+                            }
+                        >
+                            {[OnTimeout::Fail, OnTimeout::ResumeWithSummary]
+                                .into_iter()
+                                .map(|t| view! {
+                                    <option value=t.name() selected=move || config().on_timeout == t>{t.name()}</option>
+                                })
+                                .collect_view()}
+                        </select>
+                    </div>
+                </Show>
+            </fieldset>
         </section>
     }
 }
 
 /// "Require input before unit" → "require-input-before-unit".
 pub fn slug(label: &str) -> String {
-    label.to_ascii_lowercase().replace(' ', "-")
+    label
+        .to_ascii_lowercase()
+        .replace(' ', "-")
+        .replace(['(', ')'], "")
 }

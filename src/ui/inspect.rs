@@ -94,6 +94,41 @@ pub fn InspectPanel() -> impl IntoView {
                     </Show>
                 </dd>
             </dl>
+            <Show when=move || { snap().lost_s > 0 }>
+                <p class="muted" data-testid="lost-work">
+                    {move || format!(
+                        "{} s of partial work were lost to interrupt_immediate and redone; they still count as active time [proposal].",
+                        snap().lost_s
+                    )}
+                </p>
+            </Show>
+            {move || store.exp.with(|e| {
+                let p = e.snapshot().pause?;
+                let by = match p.by {
+                    crate::model::Initiator::Client => "client (PauseTask)",
+                    crate::model::Initiator::Agent => "agent (AwaitTaskResumption)",
+                };
+                let event = e.config().resume_event;
+                let conditions = match (p.event, p.deadline_s) {
+                    (false, None) => "none: only ResumeTask wakes it".to_string(),
+                    (true, None) => format!("event “{}”", event.as_str()),
+                    (false, Some(d)) => format!("timeout at {d} s waiting, then {}", e.config().on_timeout.name()),
+                    (true, Some(d)) => format!(
+                        "event “{}”, or timeout at {d} s waiting, then {}",
+                        event.as_str(),
+                        e.config().on_timeout.name()
+                    ),
+                };
+                Some(view! {
+                    <dl class="facts pause" data-testid="pause-details">
+                        <dt>"Paused by"</dt><dd>{by}</dd>
+                        <dt>"Mode"</dt><dd>{p.mode.name()}</dd>
+                        <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or("—").to_string()}</dd>
+                        <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
+                        <dt>"Wakes on"</dt><dd>{conditions}</dd>
+                    </dl>
+                })
+            })}
             <h3>"Final artifact"</h3>
             {move || store.exp.with(|e| match e.final_artifact() {
                 Some(a) => view! {

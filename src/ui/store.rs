@@ -3,7 +3,10 @@
 //! so every rule stays in the model.
 
 use super::wire::WireView;
-use crate::model::{Action, Applied, Config, Experiment, IdSource, Setting, TaskState};
+use crate::model::{
+    Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, Setting,
+    TaskState,
+};
 use leptos::prelude::*;
 
 /// The playback speeds offered: label and multiple of 1×.
@@ -34,6 +37,14 @@ pub struct Store {
     pub notice: RwSignal<Option<String>>,
     /// What the Wire panel shows.
     pub wire_view: RwSignal<WireView>,
+    /// Proposal: the PauseTask form.
+    pub pause_mode: RwSignal<PauseMode>,
+    pub pause_reason: RwSignal<String>,
+    /// Proposal: the ResumeTask form.
+    pub resume_input: RwSignal<String>,
+    pub continue_transcript: RwSignal<bool>,
+    /// Proposal: the name of the event to fire.
+    pub event_to_fire: RwSignal<String>,
     /// Wall-clock start of the experiment (Unix epoch ms): the base of the
     /// wire timestamps, which add simulated time to it.
     pub started_ms: RwSignal<i64>,
@@ -53,6 +64,11 @@ impl Store {
             status: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             wire_view: RwSignal::new(WireView::Latest),
+            pause_mode: RwSignal::new(PauseMode::FinishStep),
+            pause_reason: RwSignal::new("Operator review before the next unit.".into()),
+            resume_input: RwSignal::new(String::new()),
+            continue_transcript: RwSignal::new(true),
+            event_to_fire: RwSignal::new("pr.merged".into()),
             started_ms: RwSignal::new(now_ms()),
         }
     }
@@ -105,13 +121,40 @@ impl Store {
     pub fn step(&self) -> bool {
         let ok = self.act(Action::Step);
         if self.playing.get_untracked() {
-            if let Err(why) = self.exp.with_untracked(|e| e.legality(&Action::Step)) {
+            let stop = self
+                .exp
+                .with_untracked(|e| match e.legality(&Action::Step) {
+                    Err(why) => Some(why.to_string()),
+                    // Paused with no timeout: waiting changes nothing.
+                    Ok(()) if e.snapshot().pause.is_some_and(|p| p.deadline_s.is_none()) => Some(
+                        "the task is paused and only a resume (or its event) wakes it [proposal]."
+                            .into(),
+                    ),
+                    Ok(()) => None,
+                });
+            if let Some(why) = stop {
                 self.playing.set(false);
                 self.status
                     .set(format!("{} Playback stopped: {why}", self.describe_state()));
             }
         }
         ok
+    }
+
+    /// Proposal: ResumeTask with the viewed pause's token, or a wrong one on purpose.
+    pub fn resume(&self, right_token: bool) {
+        let token = if right_token {
+            self.exp
+                .with_untracked(|e| e.resume_token().unwrap_or_default().to_string())
+        } else {
+            "00000000-0000-4000-8000-000000000000".to_string()
+        };
+        let input = self.resume_input.get_untracked();
+        self.act(Action::ResumeTask {
+            token,
+            input: (!input.trim().is_empty()).then_some(input),
+            continue_transcript: self.continue_transcript.get_untracked(),
+        });
     }
 
     /// Play/Pause toggle. Play takes its first Step at once, then one per tick.
@@ -146,6 +189,33 @@ impl Store {
                 Err(e) => self.alert.set(Some(e.to_string())),
             },
         }
+    }
+
+    /// Switches the pause/resume proposal on or off; starts a fresh experiment.
+    pub fn set_proposal(&self, on: bool) {
+        let mut config = self.exp.with_untracked(|e| *e.config());
+        config.pause_proposal = on;
+        self.fresh(config, "Proposed pause/resume changed");
+    }
+
+    /// Sets the self-park's resume event name; starts a fresh experiment.
+    pub fn set_resume_event(&self, raw: &str) {
+        let mut config = self.exp.with_untracked(|e| *e.config());
+        match EventName::new(raw) {
+            Ok(name) if name == config.resume_event => {}
+            Ok(name) => {
+                config.resume_event = name;
+                self.fresh(config, "Resume event name changed");
+            }
+            Err(e) => self.alert.set(Some(e.to_string())),
+        }
+    }
+
+    /// Sets what a self-park timeout does; starts a fresh experiment.
+    pub fn set_on_timeout(&self, on_timeout: OnTimeout) {
+        let mut config = self.exp.with_untracked(|e| *e.config());
+        config.on_timeout = on_timeout;
+        self.fresh(config, "On timeout changed");
     }
 
     /// Changes one of the two switches; starts a fresh experiment.

@@ -1,0 +1,119 @@
+// The proposed pause/resume lifecycle (not part of A2A v1.0) on the release
+// build: the RFC's reference scenarios (a)–(h), driven from the page.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertNoErrors, launch, openPage } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const text = (page, id) => page.getByTestId(id).innerText();
+const waitState = (page, name) =>
+  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout: 15_000 });
+const click = (page, id) => page.locator(`#${id}`).click();
+
+/** A fresh page with the proposal on and the given proposal settings. */
+async function proposalPage({ park = 0, event = '', timeout = 0, onTimeout = 'fail' } = {}) {
+  const page = await openPage(browser);
+  assert.equal(await page.locator('#act-pause').count(), 0, 'nothing of the proposal while off');
+  await page.getByLabel('Proposed pause/resume').check();
+  if (park) await page.getByLabel('Agent self-parks before unit').fill(String(park));
+  if (event) {
+    await page.getByLabel('Resume event name').fill(event);
+    await page.getByLabel('Resume event name').press('Enter');
+    await page.getByLabel('Resume event name').blur();
+  }
+  if (timeout) await page.getByLabel('Self-park timeout (minutes)').fill(String(timeout));
+  await page.getByLabel('On timeout').selectOption(onTimeout);
+  return page;
+}
+
+async function done(page) {
+  assertNoErrors(page);
+  await page.context().close();
+}
+
+test('(a) client pause, then resume with the token, completes with the work kept', async () => {
+  const page = await proposalPage();
+  await click(page, 'step');
+  await click(page, 'act-pause');
+  assert.match(await text(page, 'pause-pending'), /finish_step/);
+  await click(page, 'step');
+  await click(page, 'step');
+  await waitState(page, 'TASK_STATE_PAUSED');
+  assert.match(await text(page, 'pause-details'), /client \(PauseTask\)/);
+  await click(page, 'act-resume');
+  await waitState(page, 'TASK_STATE_WORKING');
+  assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  await done(page);
+});
+
+test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', async () => {
+  const page = await proposalPage({ park: 2 });
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_PAUSED');
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  assert.match(await text(page, 'status'), /Playback stopped/);
+  assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
+  await click(page, 'act-resume');
+  await waitState(page, 'TASK_STATE_WORKING');
+  await done(page);
+});
+
+test('(c) the matching event wakes a conditioned self-park', async () => {
+  const page = await proposalPage({ park: 1, event: 'pr.merged' });
+  await click(page, 'step');
+  await waitState(page, 'TASK_STATE_PAUSED');
+  await page.getByLabel('Event to fire').fill('build.done');
+  await click(page, 'act-fire-event');
+  assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
+  await page.getByLabel('Event to fire').fill('pr.merged');
+  await click(page, 'act-fire-event');
+  await waitState(page, 'TASK_STATE_WORKING');
+  await done(page);
+});
+
+test('(d, e) a timeout on the waiting clock resumes or fails the task', async () => {
+  for (const [onTimeout, after] of [
+    ['resume_with_summary', 'TASK_STATE_WORKING'],
+    ['fail', 'TASK_STATE_FAILED'],
+  ]) {
+    const page = await proposalPage({ park: 1, timeout: 5, onTimeout });
+    await click(page, 'step');
+    await waitState(page, 'TASK_STATE_PAUSED');
+    for (let i = 0; i < 5; i++) await click(page, 'step');
+    await waitState(page, after);
+    assert.match(await text(page, 'waiting-time'), /^300 s/);
+    assert.ok(await page.locator('#act-resume').isDisabled(), 'nothing left to resume');
+    assert.match(await page.locator('#act-resume-reason').innerText(), /-3201[01]/);
+    await done(page);
+  }
+});
+
+test('(f, g, h) wrong token, re-pause, cancel while paused', async () => {
+  const page = await proposalPage();
+  await click(page, 'step');
+  await page.getByLabel('Pause mode').selectOption('interrupt_immediate');
+  await click(page, 'act-pause');
+  await waitState(page, 'TASK_STATE_PAUSED');
+  const entries = await page.getByTestId('trace-entry').count();
+  await click(page, 'act-pause'); // (h) re-pause: the current pause, nothing new recorded
+  await page.getByTestId('trace-entry').nth(entries).waitFor();
+  assert.match(await page.getByTestId('trace-entry').last().textContent(), /unchanged/);
+  assert.match(await text(page, 'timeline-position'), /TASK_STATE_PAUSED/);
+  await click(page, 'act-resume-wrong'); // (f) a wrong token is refused
+  assert.match(await text(page, 'alert'), /-32011/);
+  await page.getByRole('button', { name: 'Request cancellation' }).click(); // (g)
+  await waitState(page, 'TASK_STATE_CANCELED');
+  assert.ok(await page.locator('#act-resume').isDisabled());
+  await done(page);
+});
