@@ -20,7 +20,8 @@ Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
   - errors: A2A code with its standard reason, data[0] a
     type.googleapis.com/google.rpc.ErrorInfo in domain a2a-protocol.org,
     parsed strictly into google.rpc.ErrorInfo.
-Lines whose payloadType starts with "proposal:" are skipped and counted apart.
+Lines whose payloadType starts with "proposal:" (and agent cards named
+*.proposal.json) are skipped and counted apart, per payloadType.
 Ends with "N passed, 0 failed" (exit 0) or lists failures as file:line (exit 1).
 """
 
@@ -114,13 +115,17 @@ def check_timestamps(value, path=""):
             check_timestamps(v, f"{path}[{i}].")
 
 
-def canonical(value):
-    """The input as a ProtoJSON writer would print it (timestamps without .000)."""
+TIMESTAMP_FIELDS = {"timestamp", "statusTimestampAfter"}  # the google.protobuf.Timestamp fields
+
+
+def canonical(value, key=None):
+    """The input as a ProtoJSON writer would print it (Timestamp fields without
+    .000; strings inside metadata Structs are left as they are)."""
     if isinstance(value, dict):
-        return {k: canonical(v) for k, v in value.items()}
+        return {k: canonical(v, k) for k, v in value.items()}
     if isinstance(value, list):
         return [canonical(v) for v in value]
-    if isinstance(value, str) and TIMESTAMP.match(value):
+    if key in TIMESTAMP_FIELDS and isinstance(value, str) and TIMESTAMP.match(value):
         return re.sub(r"\.000Z$", "Z", value)
     return value
 
@@ -228,6 +233,9 @@ def check_dir(directory):
     if not files:
         failures.append(f"{directory}: no *.jsonl transcripts")
     for card in cards:
+        if card.name.endswith(".proposal.json"):
+            skipped["proposal:AgentCard"] += 1
+            continue
         try:
             strict_parse(json.loads(card.read_text()), "AgentCard")
             counts["AgentCard"] += 1

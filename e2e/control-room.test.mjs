@@ -104,14 +104,22 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
       await page.keyboard.press(keys[rand(keys.length)]);
       continue;
     }
-    const handles = await page.$$('button:not([disabled]), input[type=range], input[type=checkbox], select');
+    const handles = await page.$$(
+      'button:not([disabled]), input[type=range], input[type=checkbox], input[type=text], select',
+    );
     const el = handles[rand(handles.length)];
     const tag = await el.evaluate((e) => `${e.tagName}:${e.type || ''}`);
     if (tag === 'INPUT:range') {
       const [min, max] = await el.evaluate((e) => [Number(e.min), Number(e.max)]);
       await el.fill(String(min + rand(max - min + 1)));
+    } else if (tag === 'INPUT:text') {
+      // Hostile text: markup must stay text, long input must be refused with a message.
+      const samples = ['pr.merged', '<img src=x onerror=alert(1)>', 'x'.repeat(600), ''];
+      await el.fill(samples[rand(samples.length)]);
+      await el.press('Tab');
     } else if (tag.startsWith('SELECT')) {
-      await el.selectOption({ index: rand(5) });
+      const options = await el.evaluate((e) => e.options.length);
+      await el.selectOption({ index: rand(options) });
     } else {
       await el.click({ timeout: 2_000 }).catch(() => {});
     }

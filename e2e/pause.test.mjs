@@ -2,7 +2,7 @@
 // build: the RFC's reference scenarios (a)–(h), driven from the page.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { assertNoErrors, axeViolations, launch, openPage } from './helpers.mjs';
 
 let browser;
 before(async () => {
@@ -47,6 +47,8 @@ test('(a) client pause, then resume with the token, completes with the work kept
   await click(page, 'step');
   await waitState(page, 'TASK_STATE_PAUSED');
   assert.match(await text(page, 'pause-details'), /client \(PauseTask\)/);
+  const violations = (await axeViolations(page)).map((v) => `${v.id}: ${v.help}`);
+  assert.deepEqual(violations, [], 'axe-core with the proposal on, paused');
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');
   assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);

@@ -7,9 +7,16 @@
 //! Each file holds the scenario's whole transcript, then the on-demand
 //! exchanges taken along the way and at the end (GetTask, SubscribeToTask,
 //! SendMessage to a terminal task, CancelTask on a terminal task).
+//!
+//! The pause proposal's scenarios (A2A-NOTES §7.3 (a)–(h) and the three
+//! `PauseTask` modes) are written twice: `<name>.proposal.jsonl` in the
+//! proposed core (its `proposal:` lines are skipped by the check, the rest
+//! checked) and `<name>.ext.jsonl` as a v1.0 extension (checked strictly).
+//! The agent card likewise: `agent-card.json`, `agent-card.proposal.json`
+//! (skipped) and `agent-card.ext.json` (checked).
 
 use a2a_control_room::model::*;
-use a2a_control_room::wire::{self, WireMessage};
+use a2a_control_room::wire::{self, PauseEncoding, WireMessage};
 use std::path::PathBuf;
 
 /// 2026-01-01T00:00:00.000Z
@@ -69,6 +76,37 @@ impl Run {
             self.extra.extend(f(e, START_MS));
         }
         self
+    }
+
+    /// Steps until the task is paused (or a Step is refused).
+    fn until_paused(&mut self) -> &mut Self {
+        while self.e.snapshot().state != TaskState::Paused && self.e.apply(Action::Step).is_ok() {}
+        self
+    }
+
+    fn token(&self) -> String {
+        self.e.resume_token().expect("paused").into()
+    }
+
+    fn pause(&mut self, mode: PauseMode, reason: &str) -> &mut Self {
+        self.act(Action::PauseTask {
+            mode,
+            reason: reason.into(),
+        })
+    }
+
+    fn resume(&mut self, token: &str, input: Option<&str>, continue_transcript: bool) -> &mut Self {
+        self.act(Action::ResumeTask {
+            token: token.into(),
+            input: input.map(Into::into),
+            continue_transcript,
+        })
+    }
+
+    /// Resumes with the current token, no input.
+    fn resume_now(&mut self) -> &mut Self {
+        let t = self.token();
+        self.resume(&t, None, true)
     }
 
     fn seek(&mut self, position: usize) -> &mut Self {
@@ -222,6 +260,111 @@ fn scenarios() -> Vec<(&'static str, Run)> {
     out
 }
 
+/// The pause proposal's scenarios: A2A-NOTES §7.3 (a)–(h) and the modes.
+fn proposal_scenarios() -> Vec<(&'static str, Run)> {
+    use Action::*;
+    use PauseMode::*;
+    let pr = |f: fn(&mut Config)| {
+        Run::with(|c| {
+            *c = Config {
+                pause_proposal: true,
+                ..*c
+            };
+            f(c)
+        })
+    };
+    fn event() -> EventName {
+        EventName::new("pr.merged").unwrap()
+    }
+    let mut out: Vec<(&'static str, Run)> = Vec::new();
+
+    // (a) PauseTask at a unit boundary, ResumeTask, completion; before it a
+    // resume of a task that is not paused (-32010).
+    let mut r = pr(|_| {});
+    r.steps(3).resume("bogus-token", None, true);
+    r.pause(FinishStep, "operator review")
+        .steps(2)
+        .resume_now()
+        .run();
+    out.push(("a-pause-resume", r));
+
+    // (b) open self-park, explicit resume with input.
+    let mut r = pr(|c| c.self_park_before = 2);
+    r.until_paused().steps(2);
+    let t = r.token();
+    r.resume(&t, Some("operator brief: ship the patch"), true)
+        .run();
+    out.push(("b-self-park-explicit-resume", r));
+
+    // (c) self-park on an event: another event does nothing, the right one wakes it.
+    let mut r = pr(|c| (c.self_park_before, c.resume_event) = (2, event()));
+    r.until_paused().act(FireEvent("ci.done".into())).steps(1);
+    r.act(FireEvent("pr.merged".into())).run();
+    out.push(("c-condition-fires", r));
+
+    // (d) self-park with a 5-minute timeout that resumes.
+    let mut r = pr(|c| {
+        (c.self_park_before, c.resume_event) = (3, event());
+        (c.self_park_timeout, c.on_timeout) = (5, OnTimeout::ResumeWithSummary);
+    });
+    r.until_paused().run();
+    out.push(("d-timeout-resume", r));
+
+    // (e) the timeout fails the task; a later ResumeTask (-32011) and
+    // PauseTask (-32010) are refused.
+    let mut r = pr(|c| {
+        (c.self_park_before, c.resume_event) = (2, event());
+        (c.self_park_timeout, c.on_timeout) = (5, OnTimeout::Fail);
+    });
+    r.until_paused();
+    let t = r.token();
+    r.run().resume(&t, None, true).pause(FinishStep, "too late");
+    out.push(("e-timeout-fail", r));
+
+    // (f) two ResumeTask with one token: the second is refused (-32011).
+    let mut r = pr(|_| {});
+    r.steps(3).pause(FinishStep, "double resume");
+    let t = r.token();
+    r.resume(&t, None, false).resume(&t, None, true).run();
+    out.push(("f-double-resume", r));
+
+    // (g) cancel while paused; then ResumeTask fails and a second cancel is idempotent.
+    let mut r = pr(|c| c.self_park_before = 2);
+    r.until_paused();
+    let t = r.token();
+    r.act(RequestCancellation)
+        .resume(&t, None, true)
+        .act(RequestCancellation);
+    out.push(("g-cancel-while-paused", r));
+
+    // (h) PauseTask on a paused task returns the current pause, nothing new.
+    let mut r = pr(|_| {});
+    r.steps(6)
+        .pause(FinishStep, "budget exceeded")
+        .pause(InterruptImmediate, "again");
+    out.push(("h-re-pause", r));
+
+    // The modes, each asked mid-unit (1 s into unit 2).
+    let mut r = pr(|_| {});
+    r.steps(4)
+        .pause(FinishStep, "finish the step")
+        .pause(FinishStep, "again");
+    r.until_paused().resume_now().run();
+    out.push(("mode-finish-step", r));
+
+    let mut r = pr(|_| {});
+    r.steps(4).pause(InterruptImmediate, "stop now");
+    r.steps(1).resume_now().run();
+    out.push(("mode-interrupt-immediate", r));
+
+    let mut r = pr(|_| {});
+    r.steps(4).pause(WaitForCompletion, "hold the result");
+    r.until_paused().steps(1).resume_now().run();
+    out.push(("mode-wait-for-completion", r));
+
+    out
+}
+
 fn main() {
     let dir = PathBuf::from(
         std::env::args()
@@ -229,8 +372,21 @@ fn main() {
             .unwrap_or("target/transcripts".into()),
     );
     std::fs::create_dir_all(&dir).expect("create OUTDIR");
-    let card = serde_json::to_string_pretty(&wire::agent_card()).expect("json");
-    std::fs::write(dir.join("agent-card.json"), card + "\n").expect("write agent card");
+    let encodings = [
+        ("proposal", PauseEncoding::ProposedCore),
+        ("ext", PauseEncoding::V1Extension),
+    ];
+    let card = |name: &str, v| {
+        let text = serde_json::to_string_pretty(&v).expect("json");
+        std::fs::write(dir.join(name), text + "\n").expect("write agent card");
+    };
+    card("agent-card.json", wire::agent_card());
+    for (suffix, enc) in encodings {
+        card(
+            &format!("agent-card.{suffix}.json"),
+            wire::agent_card_in(true, enc),
+        );
+    }
     let mut total = 0;
     for (name, r) in scenarios() {
         let mut messages = wire::transcript(&r.e, START_MS);
@@ -239,8 +395,16 @@ fn main() {
         let path = dir.join(format!("{name}.jsonl"));
         std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");
     }
+    for (name, r) in proposal_scenarios() {
+        for (suffix, enc) in encodings {
+            let messages = wire::transcript_in(&r.e, START_MS, enc);
+            total += messages.len();
+            let path = dir.join(format!("{name}.{suffix}.jsonl"));
+            std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");
+        }
+    }
     println!(
-        "wrote {total} messages and the agent card to {}",
+        "wrote {total} messages and the agent cards to {}",
         dir.display()
     );
 }

@@ -414,6 +414,23 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     p.click("#step").await; // unit 1 done: the pause takes effect
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     assert!(p.text(".state-line").contains("Paused (proposal)"));
+    // The pause on the wire, in both encodings.
+    assert_eq!(payload_types(&p), ["proposal:StreamResponse"]);
+    assert!(p
+        .text("[data-testid=wire-messages]")
+        .contains("TASK_STATE_PAUSED"));
+    let enc: web_sys::HtmlSelectElement = p.q("#pause-encoding").unchecked_into();
+    enc.set_value("ext");
+    enc.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    tick().await;
+    assert_eq!(payload_types(&p), ["StreamResponse"]);
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("TASK_STATE_WORKING") && !raw.contains("TASK_STATE_PAUSED"),
+        "{raw}"
+    );
+    assert!(raw.contains("extensions/pause/v1"), "{raw}");
     let token = p.text("[data-testid=resume-token]");
     assert_eq!(token.len(), 36);
     p.click("#step").await; // one minute of waiting

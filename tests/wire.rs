@@ -634,3 +634,628 @@ fn explain_reads_naturally() {
     assert!(wire::explain(&m[1])
         .starts_with("agent → client (JSON-RPC): error -32004 UnsupportedOperationError"));
 }
+
+// ---- the pause proposal (seed 000), in both encodings ----------------------
+
+use wire::{PauseEncoding, PAUSE_EXTENSION};
+
+const ENCODINGS: [PauseEncoding; 2] = [PauseEncoding::ProposedCore, PauseEncoding::V1Extension];
+
+/// The RFC's `TaskPause` fields (ProtoJSON names), `ResumeTask` params and
+/// resumed-event metadata, exactly as seed 000 spells them.
+const PAUSE_FIELDS: [&str; 8] = [
+    "initiatedBy",
+    "reason",
+    "pausedAt",
+    "pausedUntil",
+    "resumeToken",
+    "resumable",
+    "conditions",
+    "resumeMode",
+];
+const RESUMED_META: [&str; 5] = [
+    "previousState",
+    "cause",
+    "hadResumeInput",
+    "continueTranscript",
+    "resumedAt",
+];
+/// The v1.0 JSON-RPC methods a transcript may use.
+const V1_METHODS: [&str; 5] = [
+    "SendMessage",
+    "SendStreamingMessage",
+    "GetTask",
+    "CancelTask",
+    "SubscribeToTask",
+];
+
+fn proposal(f: impl FnOnce(&mut Config)) -> Experiment {
+    with(|c| {
+        c.pause_proposal = true;
+        f(c)
+    })
+}
+
+fn pr_merged() -> EventName {
+    EventName::new("pr.merged").unwrap()
+}
+
+fn pause(e: &mut Experiment, mode: PauseMode, reason: &str) -> Result<Applied, Refusal> {
+    e.apply(Action::PauseTask {
+        mode,
+        reason: reason.into(),
+    })
+}
+
+fn resume(e: &mut Experiment, token: &str, input: Option<&str>) -> Result<Applied, Refusal> {
+    e.apply(Action::ResumeTask {
+        token: token.into(),
+        input: input.map(Into::into),
+        continue_transcript: true,
+    })
+}
+
+fn steps(e: &mut Experiment, n: usize) {
+    for _ in 0..n {
+        e.apply(Action::Step).unwrap();
+    }
+}
+
+fn to_pause(e: &mut Experiment) {
+    while state(e) != TaskState::Paused {
+        e.apply(Action::Step).unwrap();
+    }
+}
+
+/// (a) PauseTask at a unit boundary, ResumeTask, completion.
+fn scenario_a() -> Experiment {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "operator review").unwrap();
+    steps(&mut e, 2);
+    let t = e.resume_token().unwrap().to_string();
+    resume(&mut e, &t, Some("ship it")).unwrap();
+    run(&mut e, 100);
+    e
+}
+
+/// (c) self-park on `pr.merged`: another event does nothing, the right one wakes it.
+fn scenario_c() -> Experiment {
+    let mut e = proposal(|c| (c.self_park_before, c.resume_event) = (2, pr_merged()));
+    to_pause(&mut e);
+    assert_eq!(
+        e.apply(Action::FireEvent("ci.done".into())),
+        Ok(Applied::Unchanged)
+    );
+    e.apply(Action::FireEvent("pr.merged".into())).unwrap();
+    run(&mut e, 100);
+    e
+}
+
+/// (e) a 5-minute self-park timeout fails the task; ResumeTask and PauseTask after it are refused.
+fn scenario_e() -> Experiment {
+    let mut e = proposal(|c| {
+        (c.self_park_before, c.self_park_timeout) = (2, 5);
+        c.on_timeout = OnTimeout::Fail;
+    });
+    to_pause(&mut e);
+    let t = e.resume_token().unwrap().to_string();
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Failed);
+    assert_eq!(resume(&mut e, &t, None), Err(Refusal::BadResumeToken));
+    assert!(pause(&mut e, PauseMode::FinishStep, "late").is_err());
+    e
+}
+
+/// (f) two ResumeTask with one token.
+fn scenario_f() -> Experiment {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "race").unwrap();
+    let t = e.resume_token().unwrap().to_string();
+    resume(&mut e, &t, None).unwrap();
+    assert_eq!(resume(&mut e, &t, None), Err(Refusal::BadResumeToken));
+    run(&mut e, 100);
+    e
+}
+
+/// (h) PauseTask on a paused task.
+fn scenario_h() -> Experiment {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 6);
+    pause(&mut e, PauseMode::FinishStep, "budget exceeded").unwrap();
+    assert_eq!(
+        pause(&mut e, PauseMode::InterruptImmediate, "again"),
+        Ok(Applied::Unchanged)
+    );
+    e
+}
+
+fn sorted_keys(v: &Value) -> Vec<String> {
+    let mut k: Vec<String> = v.as_object().expect("object").keys().cloned().collect();
+    k.sort();
+    k
+}
+
+fn msgs_of(e: &Experiment, event: fn(&Event) -> bool, enc: PauseEncoding) -> Vec<WireMessage> {
+    e.trace()
+        .iter()
+        .filter(|t| event(&t.event))
+        .flat_map(|t| wire::entry_messages_in(e, t.seq, START, enc))
+        .collect()
+}
+
+/// The pause object of a Task / statusUpdate in either encoding.
+fn pause_of(v: &Value, enc: PauseEncoding) -> &Value {
+    match enc {
+        PauseEncoding::ProposedCore => &v["status"]["pause"],
+        PauseEncoding::V1Extension => &v["metadata"][PAUSE_EXTENSION]["pause"],
+    }
+}
+
+/// The resume metadata of a statusUpdate in either encoding.
+fn resumed_of(u: &Value, enc: PauseEncoding) -> &Value {
+    match enc {
+        PauseEncoding::ProposedCore => &u["metadata"],
+        PauseEncoding::V1Extension => &u["metadata"][PAUSE_EXTENSION],
+    }
+}
+
+/// The RFC params of a PauseTask / ResumeTask request in either encoding.
+fn params_of(m: &WireMessage, enc: PauseEncoding, name: &str) -> Value {
+    match enc {
+        PauseEncoding::ProposedCore => {
+            assert_eq!(method(m), Some(name));
+            m.message["params"].clone()
+        }
+        PauseEncoding::V1Extension => {
+            assert_eq!(method(m), Some("SendMessage"));
+            let msg = &m.message["params"]["message"];
+            assert_eq!(msg["extensions"], json!([PAUSE_EXTENSION]));
+            assert_eq!(msg["role"], "ROLE_USER");
+            assert!(msg["parts"][0]["text"].as_str().is_some());
+            let x = &msg["metadata"][PAUSE_EXTENSION];
+            assert_eq!(x["method"], name);
+            x["params"].clone()
+        }
+    }
+}
+
+/// Every message's type fits its encoding: proposal shapes (PauseTask /
+/// ResumeTask and their answers, frames with a pause or resume detail) are
+/// marked `proposal:` in the core; the extension is plain v1.0 throughout.
+fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
+    let mut proposal_ids = Vec::new();
+    for m in t {
+        let text = m.message.to_string();
+        let shape = match (method(m), m.transport) {
+            (Some(me), _) => {
+                let p = matches!(me, "PauseTask" | "ResumeTask" | "AwaitTaskResumption");
+                if p {
+                    proposal_ids.push(rpc_id(m));
+                }
+                p
+            }
+            (None, Transport::JsonRpc) => proposal_ids.contains(&rpc_id(m)),
+            (None, Transport::Sse) => text.contains("\"pause\"") || text.contains("previousState"),
+        };
+        match enc {
+            PauseEncoding::ProposedCore => assert_eq!(
+                m.payload_type.starts_with("proposal:"),
+                shape,
+                "{}",
+                wire::explain(m)
+            ),
+            PauseEncoding::V1Extension => {
+                assert!(!m.payload_type.starts_with("proposal:"), "{text}");
+                if let Some(me) = method(m) {
+                    assert!(V1_METHODS.contains(&me), "{me}");
+                }
+                assert!(!text.contains("\"state\":\"TASK_STATE_PAUSED\""), "{text}");
+                assert!(!matches!(error_code(m), Some(-32010 | -32011)));
+            }
+        }
+    }
+}
+
+#[test]
+fn proposal_off_experiments_are_unchanged_in_every_encoding() {
+    for e in all_scenarios() {
+        let plain = wire::to_jsonl(&wire::transcript(&e, START));
+        for enc in ENCODINGS {
+            assert_eq!(wire::to_jsonl(&wire::transcript_in(&e, START, enc)), plain);
+            for t in e.trace() {
+                assert_eq!(
+                    wire::entry_messages_in(&e, t.seq, START, enc),
+                    wire::entry_messages(&e, t.seq, START)
+                );
+            }
+        }
+        assert!(!plain.contains("proposal:"));
+        assert!(!plain.to_lowercase().contains("pause"));
+        assert!(!plain.contains(PAUSE_EXTENSION));
+    }
+    // Pause actions refused because the proposal is off send nothing.
+    let mut e = exp(cfg());
+    steps(&mut e, 2);
+    assert_eq!(
+        pause(&mut e, PauseMode::FinishStep, "x"),
+        Err(Refusal::ProposalOff)
+    );
+    assert_eq!(resume(&mut e, "t", None), Err(Refusal::ProposalOff));
+    let last = e.trace().last().unwrap().seq;
+    for enc in ENCODINGS {
+        assert!(wire::entry_messages_in(&e, last, START, enc).is_empty());
+    }
+    for enc in ENCODINGS {
+        assert_eq!(wire::agent_card_in(false, enc), wire::agent_card());
+    }
+}
+
+#[test]
+fn proposal_transcripts_are_deterministic_and_entries_add_up() {
+    for build in [scenario_a, scenario_c, scenario_e, scenario_f, scenario_h] {
+        for enc in ENCODINGS {
+            let (a, b) = (build(), build());
+            let ta = wire::transcript_in(&a, START, enc);
+            assert_eq!(
+                wire::to_jsonl(&ta),
+                wire::to_jsonl(&wire::transcript_in(&b, START, enc))
+            );
+            let by_entry: Vec<WireMessage> = a
+                .trace()
+                .iter()
+                .flat_map(|t| wire::entry_messages_in(&a, t.seq, START, enc))
+                .collect();
+            assert_eq!(by_entry, ta);
+            assert_encoding_rules(&ta, enc);
+            // Status timestamps never go back, waiting minutes included.
+            let mut ts = Vec::new();
+            for m in &ta {
+                timestamps(&m.message, &mut ts);
+            }
+            assert!(ts.windows(2).all(|w| w[0] <= w[1]), "{ts:?}");
+            for m in &ta {
+                assert!(!wire::explain(m).is_empty());
+            }
+        }
+        // The default encoding is the proposed core.
+        let e = build();
+        assert_eq!(
+            wire::transcript(&e, START),
+            wire::transcript_in(&e, START, PauseEncoding::default())
+        );
+    }
+}
+
+#[test]
+fn a_pause_and_resume_in_both_encodings() {
+    let e = scenario_a();
+    let token = {
+        let mut x = e.clone();
+        let i = x
+            .viewed_task()
+            .records()
+            .iter()
+            .position(|r| r.snap.pause.is_some());
+        x.seek(i.unwrap()).unwrap();
+        x.resume_token().unwrap().to_string()
+    };
+    for enc in ENCODINGS {
+        let core = enc == PauseEncoding::ProposedCore;
+        let p = msgs_of(&e, |v| matches!(v, Event::PauseRequested { .. }), enc);
+        assert_eq!(p.len(), 3, "request, answer, paused statusUpdate");
+        let params = params_of(&p[0], enc, "PauseTask");
+        assert_eq!(sorted_keys(&params), ["mode", "reason", "taskId"]);
+        assert_eq!(params["mode"], "finish_step");
+        assert_eq!(params["reason"], "operator review");
+        let answer = &p[1].message["result"];
+        let pz = if core {
+            assert_eq!(p[0].payload_type, "proposal:PauseTaskRequest");
+            assert_eq!(p[1].payload_type, "proposal:PauseTaskResponse");
+            assert_eq!(sorted_keys(answer), ["pause", "state", "taskId"]);
+            assert_eq!(answer["state"], "TASK_STATE_PAUSED");
+            &answer["pause"]
+        } else {
+            assert_eq!(p[1].payload_type, "SendMessageResponse");
+            assert_eq!(answer["task"]["status"]["state"], "TASK_STATE_WORKING");
+            pause_of(&answer["task"], enc)
+        };
+        assert_eq!(
+            sorted_keys(pz),
+            [
+                "initiatedBy",
+                "pausedAt",
+                "reason",
+                "resumable",
+                "resumeToken"
+            ]
+        );
+        assert_eq!(pz["initiatedBy"], "PAUSE_INITIATOR_CLIENT");
+        assert_eq!(pz["reason"], "operator review");
+        assert_eq!(pz["resumeToken"], token.as_str());
+        assert_eq!(pz["resumable"], true);
+        let u = &p[2].message["result"]["statusUpdate"];
+        assert_eq!(p[2].transport, Transport::Sse);
+        assert_eq!(rpc_id(&p[2]), 1, "on the creation's stream");
+        let st = if core {
+            "TASK_STATE_PAUSED"
+        } else {
+            "TASK_STATE_WORKING"
+        };
+        assert_eq!(u["status"]["state"], st);
+        assert_eq!(pause_of(u, enc), pz);
+
+        // Waiting minutes send nothing.
+        assert!(msgs_of(&e, |v| *v == Event::Waited, enc).is_empty());
+
+        let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
+        assert_eq!(r.len(), 3);
+        let params = params_of(&r[0], enc, "ResumeTask");
+        assert_eq!(
+            sorted_keys(&params),
+            ["continueTranscript", "input", "resumeToken", "taskId"]
+        );
+        assert_eq!(params["resumeToken"], token.as_str());
+        assert_eq!(params["input"], "ship it");
+        assert_eq!(params["continueTranscript"], true);
+        let task = if core {
+            assert_eq!(r[1].payload_type, "proposal:Task");
+            &r[1].message["result"]
+        } else {
+            &r[1].message["result"]["task"]
+        };
+        assert_eq!(task["status"]["state"], "TASK_STATE_WORKING");
+        assert!(pause_of(task, enc).is_null());
+        let u = &r[2].message["result"]["statusUpdate"];
+        let meta = resumed_of(u, enc);
+        let mut want: Vec<&str> = RESUMED_META.to_vec();
+        want.sort();
+        assert_eq!(sorted_keys(meta), want);
+        assert_eq!(meta["previousState"], "TASK_STATE_PAUSED");
+        assert_eq!(meta["cause"], "explicit_resume");
+        assert_eq!(meta["hadResumeInput"], true);
+        assert_eq!(meta["resumedAt"], u["status"]["timestamp"]);
+
+        // Completion as usual: artifact (with the resume input), then COMPLETED.
+        let t = wire::transcript_in(&e, START, enc);
+        let n = t.len();
+        assert_eq!(t[n - 2].payload_type, "StreamResponse");
+        let a = &t[n - 2].message["result"]["artifactUpdate"]["artifact"];
+        assert!(a["parts"][0]["text"].as_str().unwrap().contains("ship it"));
+        let done = &t[n - 1].message["result"]["statusUpdate"]["status"];
+        assert_eq!(done["state"], "TASK_STATE_COMPLETED");
+    }
+}
+
+#[test]
+fn c_condition_fires_in_both_encodings() {
+    let e = scenario_c();
+    for enc in ENCODINGS {
+        let s = msgs_of(&e, |v| matches!(v, Event::SelfParked { .. }), enc);
+        let s = if enc == PauseEncoding::ProposedCore {
+            // The RFC's AwaitTaskResumption (peer → client) and its answer come first.
+            assert_eq!(s.len(), 3);
+            let ask = &s[0].message;
+            assert_eq!(
+                (s[0].from, s[0].payload_type),
+                (Party::Agent, "proposal:AwaitTaskResumptionRequest")
+            );
+            assert_eq!(ask["method"], "AwaitTaskResumption");
+            assert_eq!(ask["params"]["conditions"], json!({"onEvent": "pr.merged"}));
+            assert!(ask["params"]["reason"].is_string() && ask["params"]["summary"].is_string());
+            assert_eq!(s[1].message["id"], ask["id"]);
+            assert_eq!(s[1].message["result"]["state"], "TASK_STATE_PAUSED");
+            assert_eq!(s[1].payload_type, "proposal:AwaitTaskResumptionResponse");
+            s[2..].to_vec()
+        } else {
+            assert_eq!(
+                s.len(),
+                1,
+                "the extension has no method for it: one statusUpdate"
+            );
+            s
+        };
+        assert_eq!(s[0].from, Party::Agent);
+        let pz = pause_of(&s[0].message["result"]["statusUpdate"], enc);
+        for k in sorted_keys(pz) {
+            assert!(PAUSE_FIELDS.contains(&k.as_str()), "{k}");
+        }
+        assert_eq!(pz["initiatedBy"], "PAUSE_INITIATOR_AGENT");
+        assert_eq!(pz["conditions"], json!({"onEvent": "pr.merged"}));
+        assert_eq!(pz["resumeMode"], "RESUME_MODE_EXTERNAL_EVENT");
+        assert_eq!(pz["resumable"], true);
+        assert!(pz.get("pausedUntil").is_none());
+        // The wrong event is not on the wire; the right one resumes.
+        let f = msgs_of(&e, |v| *v == Event::EventFired, enc);
+        assert_eq!(f.len(), 1);
+        let u = &f[0].message["result"]["statusUpdate"];
+        assert_eq!(u["status"]["state"], "TASK_STATE_WORKING");
+        assert_eq!(resumed_of(u, enc)["cause"], "condition_fired");
+        assert_eq!(resumed_of(u, enc)["hadResumeInput"], false);
+    }
+}
+
+#[test]
+fn e_timeout_fail_in_both_encodings() {
+    let e = scenario_e();
+    for enc in ENCODINGS {
+        let core = enc == PauseEncoding::ProposedCore;
+        let s = msgs_of(&e, |v| matches!(v, Event::SelfParked { .. }), enc);
+        let pz = pause_of(&s.last().unwrap().message["result"]["statusUpdate"], enc);
+        assert_eq!(
+            pz["conditions"],
+            json!({"timeout": {"durationMinutes": 5, "onTimeout": "fail"}})
+        );
+        assert_eq!(pz["resumeMode"], "RESUME_MODE_TIMEOUT");
+        let t = msgs_of(&e, |v| *v == Event::TimedOut, enc);
+        assert_eq!(t.len(), 1);
+        assert_eq!(t[0].payload_type, "StreamResponse", "a plain v1.0 FAILED");
+        let status = &t[0].message["result"]["statusUpdate"]["status"];
+        assert_eq!(status["state"], "TASK_STATE_FAILED");
+        assert!(status["message"]["parts"][0]["text"]
+            .as_str()
+            .unwrap()
+            .contains("timed out"));
+        // The lease ends when the timeout fires: 5 waiting minutes later.
+        assert_eq!(pz["pausedUntil"], status["timestamp"]);
+        let at = pz["pausedAt"].as_str().unwrap();
+        assert!(at.starts_with("2026-01-01T00:00:03"), "{at}");
+        assert!(status["timestamp"]
+            .as_str()
+            .unwrap()
+            .starts_with("2026-01-01T00:05:03"));
+        // The later ResumeTask (-32011) and PauseTask (-32010).
+        let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
+        let p = msgs_of(&e, |v| matches!(v, Event::PauseRequested { .. }), enc);
+        let token = pz["resumeToken"].as_str().unwrap();
+        assert_eq!(params_of(&r[0], enc, "ResumeTask")["resumeToken"], token);
+        let tid = e.tasks()[0].id.as_str();
+        for (m, code, reason) in [
+            (&r[1], -32011, "RESUME_TOKEN_INVALID"),
+            (&p[1], -32010, "PAUSE_NOT_ALLOWED"),
+        ] {
+            let err = &m.message["error"];
+            let info = &err["data"][0];
+            assert_eq!(info["domain"], "a2a-protocol.org");
+            assert_eq!(info["metadata"], json!({"taskId": tid}));
+            if core {
+                assert_eq!(m.payload_type, "proposal:error");
+                assert_eq!(
+                    (&err["code"], &info["reason"]),
+                    (&json!(code), &json!(reason))
+                );
+            } else {
+                assert_eq!(m.payload_type, "error");
+                assert_eq!(err["code"], -32004);
+                assert_eq!(info["reason"], "UNSUPPORTED_OPERATION");
+                let d = &err["data"][1];
+                assert_eq!(d["reason"], reason);
+                assert_eq!(d["metadata"]["extension"], PAUSE_EXTENSION);
+                assert_eq!(d["metadata"]["proposedCode"], code.to_string());
+            }
+        }
+    }
+}
+
+#[test]
+fn f_double_resume_in_both_encodings() {
+    let e = scenario_f();
+    for enc in ENCODINGS {
+        let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
+        assert_eq!(
+            r.len(),
+            5,
+            "first: request, Task, statusUpdate; second: request, error"
+        );
+        let first = params_of(&r[0], enc, "ResumeTask");
+        let second = params_of(&r[3], enc, "ResumeTask");
+        assert_eq!(first["resumeToken"], second["resumeToken"]);
+        let want = if enc == PauseEncoding::ProposedCore {
+            -32011
+        } else {
+            -32004
+        };
+        assert_eq!(error_code(&r[4]), Some(want));
+        assert_eq!(
+            resumed_of(&r[2].message["result"]["statusUpdate"], enc)["cause"],
+            "explicit_resume"
+        );
+        let t = wire::transcript_in(&e, START, enc);
+        let last = &t.last().unwrap().message["result"]["statusUpdate"]["status"];
+        assert_eq!(last["state"], "TASK_STATE_COMPLETED", "the task runs on");
+    }
+}
+
+#[test]
+fn h_re_pause_returns_the_current_pause_in_both_encodings() {
+    let e = scenario_h();
+    let entries: Vec<&TraceEntry> = e
+        .trace()
+        .iter()
+        .filter(|t| matches!(t.event, Event::PauseRequested { .. }))
+        .collect();
+    assert_eq!(entries[1].outcome, Outcome::Unchanged);
+    for enc in ENCODINGS {
+        let first = wire::entry_messages_in(&e, entries[0].seq, START, enc);
+        let again = wire::entry_messages_in(&e, entries[1].seq, START, enc);
+        assert_eq!(first.len(), 3);
+        assert_eq!(again.len(), 2, "no new stream event");
+        let params = params_of(&again[0], enc, "PauseTask");
+        assert_eq!(params["mode"], "interrupt_immediate");
+        assert_eq!(first[1].message["result"], again[1].message["result"]);
+        let a = &again[1].message["result"];
+        let pz = match enc {
+            PauseEncoding::ProposedCore => &a["pause"],
+            PauseEncoding::V1Extension => pause_of(&a["task"], enc),
+        };
+        assert_eq!(pz["reason"], "budget exceeded");
+    }
+}
+
+#[test]
+fn a_pending_pause_answers_working_and_pauses_on_the_stream_later() {
+    for mode in [PauseMode::FinishStep, PauseMode::WaitForCompletion] {
+        let mut e = proposal(|_| {});
+        steps(&mut e, 4);
+        pause(&mut e, mode, "later").unwrap();
+        to_pause(&mut e);
+        let t = e.resume_token().unwrap().to_string();
+        resume(&mut e, &t, None).unwrap();
+        run(&mut e, 100);
+        assert_eq!(state(&e), TaskState::Completed);
+        for enc in ENCODINGS {
+            let p = msgs_of(&e, |v| matches!(v, Event::PauseRequested { .. }), enc);
+            assert_eq!(p.len(), 2, "no statusUpdate yet");
+            let a = &p[1].message["result"];
+            match enc {
+                PauseEncoding::ProposedCore => {
+                    assert_eq!(sorted_keys(a), ["state", "taskId"]);
+                    assert_eq!(a["state"], "TASK_STATE_WORKING");
+                }
+                PauseEncoding::V1Extension => {
+                    assert!(a["task"].get("metadata").is_none())
+                }
+            }
+            let took = msgs_of(&e, |v| matches!(v, Event::PauseTookEffect { .. }), enc);
+            assert_eq!(took.len(), 1);
+            let pz = pause_of(&took[0].message["result"]["statusUpdate"], enc);
+            assert_eq!(pz["initiatedBy"], "PAUSE_INITIATOR_CLIENT");
+            assert_eq!(pz["reason"], "later");
+            let done = msgs_of(&e, |v| *v == Event::CompletedAfterResume, enc);
+            let n = if mode == PauseMode::WaitForCompletion {
+                2
+            } else {
+                0
+            };
+            assert_eq!(done.len(), n, "artifactUpdate + COMPLETED after the resume");
+        }
+    }
+}
+
+#[test]
+fn agent_cards_declare_the_proposal() {
+    let core = wire::agent_card_in(true, PauseEncoding::ProposedCore);
+    assert_eq!(
+        core["capabilities"],
+        json!({
+            "streaming": true, "pushNotifications": false,
+            "supportsPause": true, "supportsAwaitResumption": true,
+            "resumeCauses": ["explicit_resume", "condition_fired", "timeout"],
+        })
+    );
+    let ext = wire::agent_card_in(true, PauseEncoding::V1Extension);
+    let x = &ext["capabilities"]["extensions"];
+    assert_eq!(x.as_array().unwrap().len(), 1);
+    assert_eq!(x[0]["uri"], PAUSE_EXTENSION);
+    assert!(x[0]["description"].as_str().is_some());
+    assert!(
+        x[0].get("required").is_none(),
+        "false is the ProtoJSON default"
+    );
+    assert_eq!(x[0]["params"]["supportsPause"], true);
+    assert!(ext["capabilities"].get("supportsPause").is_none());
+    let mut k = Vec::new();
+    keys(&x[0], &mut k);
+    assert!(k.iter().all(|k| k != "required"));
+}

@@ -282,6 +282,12 @@ impl Experiment {
         }
     }
 
+    /// A text of the experiment's table (clarifications, pause reasons,
+    /// resume tokens and inputs), by the index a snapshot holds.
+    pub fn stored_text(&self, index: u32) -> Option<&str> {
+        self.texts.get(index as usize).map(String::as_str)
+    }
+
     /// Proposal: the resume token of the viewed PAUSED state, if any.
     pub fn resume_token(&self) -> Option<&str> {
         let pause = self.snapshot().pause?;

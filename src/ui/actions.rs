@@ -131,6 +131,14 @@ fn PauseControls() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
+            <p class="hint" data-testid="pause-mode-hint">
+                {move || match store.pause_mode.get() {
+                    PauseMode::FinishStep => "finish_step: the in-flight unit completes first (a pause at a unit boundary is immediate); if it is the last unit, the task completes instead.",
+                    PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
+                    PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, right after the resume.",
+                }}
+                " A pause is refused in TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
+            </p>
             <div class="field field-text">
                 <label for="pause-reason">"Pause reason"</label>
                 <input

@@ -7,6 +7,7 @@ use crate::model::{
     Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, Setting,
     TaskState,
 };
+use crate::wire::PauseEncoding;
 use leptos::prelude::*;
 
 /// The playback speeds offered: label and multiple of 1×.
@@ -45,6 +46,8 @@ pub struct Store {
     pub continue_transcript: RwSignal<bool>,
     /// Proposal: the name of the event to fire.
     pub event_to_fire: RwSignal<String>,
+    /// Proposal: how the Wire panel encodes pauses.
+    pub pause_encoding: RwSignal<PauseEncoding>,
     /// Wall-clock start of the experiment (Unix epoch ms): the base of the
     /// wire timestamps, which add simulated time to it.
     pub started_ms: RwSignal<i64>,
@@ -69,6 +72,7 @@ impl Store {
             resume_input: RwSignal::new(String::new()),
             continue_transcript: RwSignal::new(true),
             event_to_fire: RwSignal::new("pr.merged".into()),
+            pause_encoding: RwSignal::new(PauseEncoding::ProposedCore),
             started_ms: RwSignal::new(now_ms()),
         }
     }

@@ -4,7 +4,7 @@
 
 use super::store::Store;
 use crate::model::{Action, Outcome, TaskState};
-use crate::wire::{self, WireMessage};
+use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -33,14 +33,16 @@ pub fn WirePanel() -> impl IntoView {
             _ => None,
         })
     };
+    let proposal = move || store.exp.with(|e| e.config().pause_proposal);
     let messages = Memo::new(move |_| {
         let start = store.started_ms.get();
         let kind = view_kind.get();
+        let enc = store.pause_encoding.get();
         let seq = entry();
         store.exp.with(|e| match kind {
             WireView::GetTask => wire::get_task(e, start),
             WireView::Subscribe => wire::subscribe(e, start),
-            _ => seq.map_or_else(Vec::new, |s| wire::entry_messages(e, s, start)),
+            _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     });
     let heading =
@@ -149,6 +151,33 @@ pub fn WirePanel() -> impl IntoView {
                 </button>
             </div>
             <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
+            <Show when=proposal>
+                <div class="field">
+                    <label for="pause-encoding">"Pause encoding"</label>
+                    <select
+                        id="pause-encoding"
+                        on:change=move |ev| {
+                            store.pause_encoding.set(if event_target_value(&ev) == "ext" {
+                                PauseEncoding::V1Extension
+                            } else {
+                                PauseEncoding::ProposedCore
+                            })
+                        }
+                    >
+                        <option value="core" selected=move || store.pause_encoding.get() == PauseEncoding::ProposedCore>
+                            "Proposed core (proposal, not A2A v1.0)"
+                        </option>
+                        <option value="ext" selected=move || store.pause_encoding.get() == PauseEncoding::V1Extension>
+                            "v1.0 extension (legal today)"
+                        </option>
+                    </select>
+                </div>
+                <p class="hint">
+                    "Proposed core: TASK_STATE_PAUSED, status.pause, PauseTask and ResumeTask, as the RFC "
+                    "proposes (payloadType proposal:…). v1.0 extension: the task stays TASK_STATE_WORKING "
+                    "and the pause travels in metadata under an extension URI the agent card declares."
+                </p>
+            </Show>
             <div class="wire-bar">
                 <p class="readout" data-testid="wire-heading">{heading}</p>
                 <button class="icon" aria-label="Previous trace entry" on:click=move |_| select_by(-1)>"‹"</button>
@@ -174,7 +203,12 @@ pub fn WirePanel() -> impl IntoView {
             </ol>
             <details class="card">
                 <summary>"Agent card (AgentCard)"</summary>
-                <pre class="json" tabindex="0">{serde_json::to_string_pretty(&wire::agent_card()).unwrap_or_default()}</pre>
+                <pre class="json" tabindex="0">
+                    {move || {
+                        let card = wire::agent_card_in(proposal(), store.pause_encoding.get());
+                        serde_json::to_string_pretty(&card).unwrap_or_default()
+                    }}
+                </pre>
             </details>
             <p class="hint">
                 "Selecting a trace entry shows its messages. Timestamps derive from the experiment's "

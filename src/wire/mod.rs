@@ -36,14 +36,48 @@
 //! - Timestamps: `start_ms` plus the task's active seconds, each task offset
 //!   by the earlier tasks' active time, and at least 1 ms after the previous
 //!   trace entry, so they strictly increase through the transcript.
+//!
+//! The proposed pause lifecycle (seed 000, the `TASK_STATE_PAUSED` RFC; not
+//! A2A v1.0) appears only for experiments whose config sets `pause_proposal`,
+//! in one of two [`PauseEncoding`]s:
+//! - `ProposedCore`, the RFC's shapes verbatim, every such message's
+//!   payloadType prefixed `proposal:`. `PauseTask` params are
+//!   `{taskId, reason, mode}` and its result `{taskId, state, pause}` (not a
+//!   `Task`), as the RFC shows them. A pending pause (`finish_step` mid-unit,
+//!   `wait_for_completion`): the RFC has no "pause requested" state, so the
+//!   result says `TASK_STATE_WORKING` without `pause`, and the PAUSED
+//!   `statusUpdate` follows on the stream once it takes effect. A repeated
+//!   pause returns the current pause and nothing on the stream (a request the
+//!   model did not record carries no `reason`). The self-park
+//!   (`AwaitTaskResumption`) is agent-side: only its PAUSED `statusUpdate` with
+//!   `initiatedBy` AGENT and `conditions {onEvent, timeout {durationMinutes,
+//!   onTimeout}}`. `resumeMode` is set on self-parks only (EXTERNAL_EVENT with
+//!   an event, TIMEOUT with only a timeout, else CLIENT_MESSAGE); an agent
+//!   pause's `reason` is generated. `ResumeTask` returns the `Task` (WORKING);
+//!   the resumed `statusUpdate` carries the RFC's `metadata` (`cause`
+//!   explicit_resume / condition_fired / timeout). Errors -32010 / -32011
+//!   (proposed), ErrorInfo reasons `PAUSE_NOT_ALLOWED` / `RESUME_TOKEN_INVALID`.
+//!   A refused resume's token is not recorded: it shows the task's last issued
+//!   token when that one was used, else `not-a-valid-token`.
+//! - `V1Extension`, what a v1.0 peer may send today: the state stays WORKING;
+//!   the pause and the resume detail travel in `metadata` under
+//!   [`PAUSE_EXTENSION`] (`{"pause": TaskPause}` on a Task or statusUpdate, the
+//!   RFC's resume metadata on the resumed statusUpdate); PauseTask and
+//!   ResumeTask are `SendMessage`s whose message lists the extension and
+//!   carries `{method, params}` (the RFC's params) under it, answered with the
+//!   `Task`. v1.0 has no pause error codes: refusals are
+//!   `UnsupportedOperationError` (-32004, as for a message to a terminal
+//!   task) whose `data` adds a second ErrorInfo with the proposal's reason and
+//!   code. Every message is plain v1.0.
 
 mod time;
 
 pub use time::timestamp;
 
 use crate::model::{
-    Artifact, Event, Experiment, Outcome, TaskState, TraceEntry, TASK_NOT_CANCELABLE,
-    UNSUPPORTED_OPERATION,
+    Artifact, Event, Experiment, Initiator, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry,
+    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
+    WAIT_STEP_S,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -109,9 +143,34 @@ pub struct WireMessage {
     pub message: Value,
 }
 
+/// How the proposed pause lifecycle goes on the wire (see the module docs).
+/// Experiments without the proposal look the same in both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub enum PauseEncoding {
+    /// The RFC's proposed core: TASK_STATE_PAUSED, `status.pause`, PauseTask,
+    /// ResumeTask; payloadTypes prefixed `proposal:`.
+    #[default]
+    ProposedCore,
+    /// A v1.0 extension: WORKING plus metadata under [`PAUSE_EXTENSION`].
+    V1Extension,
+}
+
+/// The URI of the pause extension (v1.0 encoding of the proposal).
+pub const PAUSE_EXTENSION: &str = "https://a2a-control-room.example/extensions/pause/v1";
+
 /// The exchange of the trace entry `seq` (empty if it has none on the wire).
 pub fn entry_messages(exp: &Experiment, seq: u32, start_ms: i64) -> Vec<WireMessage> {
-    let mut w = Walk::new(exp, start_ms);
+    entry_messages_in(exp, seq, start_ms, PauseEncoding::ProposedCore)
+}
+
+/// [`entry_messages`] with the pause proposal in `enc`.
+pub fn entry_messages_in(
+    exp: &Experiment,
+    seq: u32,
+    start_ms: i64,
+    enc: PauseEncoding,
+) -> Vec<WireMessage> {
+    let mut w = Walk::new(exp, start_ms, enc);
     for e in exp.trace() {
         if e.seq == seq {
             return w.entry(e, true);
@@ -123,7 +182,12 @@ pub fn entry_messages(exp: &Experiment, seq: u32, start_ms: i64) -> Vec<WireMess
 
 /// The whole run: every task's exchange, in trace order.
 pub fn transcript(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let mut w = Walk::new(exp, start_ms);
+    transcript_in(exp, start_ms, PauseEncoding::ProposedCore)
+}
+
+/// [`transcript`] with the pause proposal in `enc`.
+pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
+    let mut w = Walk::new(exp, start_ms, enc);
     exp.trace().iter().flat_map(|e| w.entry(e, true)).collect()
 }
 
@@ -142,9 +206,10 @@ pub fn get_task(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
         .filter_map(|e| w.client_message(e, true).or_else(|| w.agent_message(e)))
         .collect();
     task["history"] = history.into();
+    let ty = proposal_if(&task, "Task", "proposal:Task");
     vec![
         request(id, "GetTask", obj!("id" => task_id(exp, ti))),
-        reply(id, Transport::JsonRpc, "Task", task),
+        reply(id, Transport::JsonRpc, ty, task),
     ]
 }
 
@@ -156,7 +221,14 @@ pub fn subscribe(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     let answer = if exp.snapshot().state.is_terminal() {
         error(id, Transport::Sse, UNSUPPORTED_OPERATION, tid)
     } else {
-        frame(id, obj!("task" => w.task_at(ti, rec)))
+        let task = w.task_at(ti, rec);
+        let mut f = frame(id, obj!("task" => task));
+        f.payload_type = proposal_if(
+            &f.message["result"]["task"],
+            f.payload_type,
+            "proposal:StreamResponse",
+        );
+        f
     };
     vec![request(id, "SubscribeToTask", obj!("id" => tid)), answer]
 }
@@ -199,8 +271,16 @@ pub fn cancel_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
 
 /// The simulated agent's v1.0 `AgentCard`.
 pub fn agent_card() -> Value {
+    agent_card_in(false, PauseEncoding::ProposedCore)
+}
+
+/// The agent card; with `pause_on` it declares the pause proposal: the RFC's
+/// `capabilities.supportsPause` / `supportsAwaitResumption` / `resumeCauses`
+/// (proposed core), or the extension in `capabilities.extensions` (not
+/// required; those flags as its `params`).
+pub fn agent_card_in(pause_on: bool, enc: PauseEncoding) -> Value {
     let strings = |v: &[&str]| Value::from(v.to_vec());
-    obj!(
+    let mut card = obj!(
         "name" => "A2A Task Control Room agent",
         "description" => "A simulated A2A v1.0 agent: it works through N units of S seconds and, as configured, asks for clarification or authorization, fails, rejects the task or refuses cancellation.",
         "supportedInterfaces" => vec![obj!(
@@ -218,7 +298,32 @@ pub fn agent_card() -> Value {
             "description" => "Runs the configured work units and returns one text artifact when it completes.",
             "tags" => strings(&["simulation", "task-lifecycle"]),
         )],
-    )
+    );
+    if pause_on {
+        let causes = [
+            ResumeCause::ExplicitResume,
+            ResumeCause::ConditionFired,
+            ResumeCause::Timeout,
+        ];
+        let flags = obj!(
+            "supportsPause" => true, "supportsAwaitResumption" => true,
+            "resumeCauses" => causes.map(ResumeCause::name).to_vec(),
+        );
+        let caps = &mut card["capabilities"];
+        if enc == PauseEncoding::ProposedCore {
+            for (k, v) in flags.as_object().into_iter().flatten() {
+                caps[k] = v.clone();
+            }
+        } else {
+            caps["extensions"] = vec![obj!(
+                "uri" => PAUSE_EXTENSION,
+                "description" => "Pause/resume (the TASK_STATE_PAUSED proposal, not A2A v1.0): the state stays TASK_STATE_WORKING; the pause travels in metadata under this URI, and PauseTask / ResumeTask travel as SendMessage with their params in the message's metadata under it.",
+                "params" => flags,
+            )]
+            .into();
+        }
+    }
+    card
 }
 
 /// One JSON line per message: `{"seq","from","transport","payloadType","message"}`.
@@ -244,11 +349,19 @@ pub fn explain(m: &WireMessage) -> String {
     let quote = |s: &Value| s.as_str().map_or(String::new(), |t| format!(" — “{t}”"));
     let state = |s: &Value| s["status"]["state"].as_str().unwrap_or("?").to_string();
     let what = if let Some(method) = v["method"].as_str() {
-        method.to_string() + &quote(&v["params"]["message"]["parts"][0]["text"])
+        let p = &v["params"];
+        let q = if p.get("message").is_some() {
+            &p["message"]["parts"][0]["text"]
+        } else {
+            &p["reason"]
+        };
+        method.to_string() + &quote(q)
     } else if let Some(err) = v.get("error") {
         let name = match err["code"].as_i64() {
             Some(-32002) => "TaskNotCancelableError",
             Some(-32004) => "UnsupportedOperationError",
+            Some(-32010) => "PauseNotAllowedError (proposal)",
+            Some(-32011) => "ResumeTokenInvalidError (proposal)",
             _ => "error",
         };
         format!("error {} {name}{}", err["code"], quote(&err["message"]))
@@ -256,7 +369,20 @@ pub fn explain(m: &WireMessage) -> String {
         let r = &v["result"];
         if let Some(u) = r.get("statusUpdate") {
             let text = quote(&u["status"]["message"]["parts"][0]["text"]);
-            format!("statusUpdate {}{text}", state(u))
+            let m = &u["metadata"];
+            let m = m.get(PAUSE_EXTENSION).unwrap_or(m);
+            let note = if m.get("pause").is_some() {
+                " (paused, extension)"
+            } else if let Some(c) = m["cause"].as_str() {
+                if c == "explicit_resume" {
+                    " (resumed)"
+                } else {
+                    " (resumed: condition or timeout)"
+                }
+            } else {
+                ""
+            };
+            format!("statusUpdate {}{note}{text}", state(u))
         } else if let Some(a) = r.get("artifactUpdate") {
             let last = if a["lastChunk"] == true {
                 " (last chunk)"
@@ -269,6 +395,8 @@ pub fn explain(m: &WireMessage) -> String {
             )
         } else if let Some(t) = r.get("task") {
             format!("task {}", state(t))
+        } else if let Some(s) = r["state"].as_str() {
+            format!("PauseTask result {s}")
         } else {
             format!("Task {}", state(r))
         }
@@ -285,8 +413,10 @@ pub fn explain(m: &WireMessage) -> String {
 /// The state carried along the trace: entry times and the open stream.
 struct Walk<'a> {
     exp: &'a Experiment,
+    enc: PauseEncoding,
     start_ms: i64,
-    /// Seconds before each task's clock: the earlier tasks' active time.
+    /// Seconds before each task's clock: the earlier tasks' active and
+    /// waiting time (waiting time exists only with the pause proposal).
     base_s: Vec<i64>,
     /// `(seq, ms)` of every entry walked, in trace (= seq) order.
     times: Vec<(u32, i64)>,
@@ -297,19 +427,21 @@ struct Walk<'a> {
 }
 
 impl<'a> Walk<'a> {
-    fn new(exp: &'a Experiment, start_ms: i64) -> Self {
+    fn new(exp: &'a Experiment, start_ms: i64, enc: PauseEncoding) -> Self {
         let mut acc = 0;
         let base_s = exp
             .tasks()
             .iter()
             .map(|t| {
                 let b = acc;
-                acc += i64::from(t.latest().snap.active_s);
+                let s = t.latest().snap;
+                acc += i64::from(s.active_s + s.waiting_s);
                 b
             })
             .collect();
         Walk {
             exp,
+            enc,
             start_ms,
             base_s,
             times: Vec::with_capacity(exp.trace().len()),
@@ -333,7 +465,8 @@ impl<'a> Walk<'a> {
 
     /// Walks one entry; returns its messages when `build` is set.
     fn entry(&mut self, e: &TraceEntry, build: bool) -> Vec<WireMessage> {
-        let own = self.start_ms + 1000 * (self.base_s[e.task as usize] + i64::from(e.active_s));
+        let own = self.start_ms
+            + 1000 * (self.base_s[e.task as usize] + i64::from(e.active_s + e.waiting_s));
         let t = self
             .times
             .last()
@@ -383,7 +516,9 @@ impl<'a> Walk<'a> {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
                 out.push(error(seq, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid));
             }
-            Event::Worked { .. } if done && e.after == TaskState::Completed => {
+            Event::Worked { .. } | Event::CompletedAfterResume
+                if done && e.after == TaskState::Completed =>
+            {
                 if let Some(a) = self.artifact_at(ti, seq) {
                     let update = obj!(
                         "taskId" => tid, "contextId" => self.exp.context_id(),
@@ -403,6 +538,26 @@ impl<'a> Walk<'a> {
             {
                 out.push(frame(sid, self.status_update(ti, seq)))
             }
+            Event::PauseRequested { .. } | Event::ResumeRequested { .. } if !matches!(e.outcome, Outcome::Refused(r) if r.code().is_none()) =>
+            {
+                out = self.client_proposal(e, open.is_some(), sid);
+            }
+            Event::SelfParked { .. } if done && self.core() => {
+                out.extend(self.await_resumption(ti, seq));
+                out.push(self.pframe(sid, self.status_update(ti, seq)))
+            }
+            Event::PauseTookEffect { .. } | Event::SelfParked { .. } if done => {
+                out.push(self.pframe(sid, self.status_update(ti, seq)))
+            }
+            Event::EventFired | Event::TimedOut if done && e.after == TaskState::Working => {
+                let cause = if e.event == Event::EventFired {
+                    ResumeCause::ConditionFired
+                } else {
+                    ResumeCause::Timeout
+                };
+                out.push(self.pframe(sid, self.resumed(ti, seq, cause, false, true)))
+            }
+            Event::TimedOut if done => out.push(frame(sid, self.status_update(ti, seq))),
             _ => {}
         }
         for m in &mut out {
@@ -413,11 +568,12 @@ impl<'a> Walk<'a> {
 
     /// The task `ti` at its recorded state `rec` (a trace seq).
     fn task_at(&self, ti: usize, rec: u32) -> Value {
-        obj!(
+        let task = obj!(
             "id" => task_id(self.exp, ti),
             "contextId" => self.exp.context_id(),
             "status" => self.status(rec),
-        )
+        );
+        self.with_pause(task, ti, rec)
     }
 
     fn status_update(&self, ti: usize, rec: u32) -> Value {
@@ -426,14 +582,22 @@ impl<'a> Walk<'a> {
             "contextId" => self.exp.context_id(),
             "status" => self.status(rec),
         );
-        obj!("statusUpdate" => update)
+        obj!("statusUpdate" => self.with_pause(update, ti, rec))
+    }
+
+    fn core(&self) -> bool {
+        self.enc == PauseEncoding::ProposedCore
     }
 
     /// The `TaskStatus` of the recorded state made by trace entry `rec`.
     fn status(&self, rec: u32) -> Value {
         let mut s = obj!("timestamp" => timestamp(self.time(rec)));
         if let Some(e) = self.trace_entry(rec) {
-            s["state"] = e.after.name().into();
+            let state = match e.after {
+                TaskState::Paused if !self.core() => TaskState::Working,
+                s => s,
+            };
+            s["state"] = state.name().into();
             if let Some(m) = self.agent_message(e) {
                 s["message"] = m;
             }
@@ -456,6 +620,10 @@ impl<'a> Walk<'a> {
                 format!("Unit {unit} failed at its second {second}; the task has no result.")
             }
             Event::Rejected => "The agent rejected the task before doing any work.".into(),
+            Event::TimedOut if e.after == TaskState::Failed => format!(
+                "The self-park timed out after {} minutes; the task failed.",
+                self.exp.config().self_park_timeout
+            ),
             _ => return None,
         };
         Some(obj!(
@@ -500,6 +668,269 @@ impl<'a> Walk<'a> {
         Some(m)
     }
 
+    /// The snapshot of the recorded state `rec` of task `ti`.
+    fn snap(&self, ti: usize, rec: u32) -> Option<&'a Snapshot> {
+        let r = self.exp.tasks()[ti].records();
+        let i = r.binary_search_by_key(&rec, |r| r.id).ok()?;
+        Some(&r[i].snap)
+    }
+
+    /// A Task or statusUpdate of the state `rec` with the pause it is in:
+    /// `status.pause`, or `metadata` under the extension URI.
+    fn with_pause(&self, mut v: Value, ti: usize, rec: u32) -> Value {
+        if let Some(p) = self.pause(ti, rec) {
+            if self.core() {
+                v["status"]["pause"] = p;
+            } else {
+                v["metadata"] = ext(obj!("pause" => p));
+            }
+        }
+        v
+    }
+
+    /// The proposed `TaskPause` of the recorded state `rec`, if it is paused.
+    fn pause(&self, ti: usize, rec: u32) -> Option<Value> {
+        let (exp, s) = (self.exp, self.snap(ti, rec)?);
+        let (p, c) = (s.pause?, exp.config());
+        let mut records = exp.tasks()[ti].records().iter();
+        let since = records
+            .find(|r| r.snap.pause.is_some_and(|q| q.token == p.token))
+            .map_or(rec, |r| r.id);
+        let at = self.time(since);
+        let agent = p.by == Initiator::Agent;
+        let by = if agent { "AGENT" } else { "CLIENT" };
+        let mut v = obj!("initiatedBy" => format!("PAUSE_INITIATOR_{by}"));
+        let (u, n) = (s.completed_units + 1, c.work_units);
+        let reason = match text(exp, p.reason) {
+            Some(r) => r.to_string(),
+            None if p.event => format!(
+                "Waiting for {} before unit {u} of {n}.",
+                c.resume_event.as_str()
+            ),
+            None => format!("Parked before unit {u} of {n} until resumed."),
+        };
+        if !reason.is_empty() {
+            v["reason"] = reason.into();
+        }
+        v["pausedAt"] = timestamp(at).into();
+        // The deadline on the task's clock: the instant the timeout fires.
+        if let Some(d) = p.deadline_s {
+            let own = self.base_s[ti] + i64::from(s.active_s + d);
+            v["pausedUntil"] = timestamp(self.start_ms + 1000 * own).into();
+        }
+        let minutes = p.deadline_s.map(|d| (d - p.since_s) / WAIT_STEP_S);
+        v["resumeToken"] = text(exp, p.token).unwrap_or_default().into();
+        v["resumable"] = true.into();
+        if agent {
+            let mut cond = obj!();
+            if p.event {
+                cond["onEvent"] = c.resume_event.as_str().into();
+            }
+            if let Some(m) = minutes {
+                cond["timeout"] = obj!("durationMinutes" => m, "onTimeout" => c.on_timeout.name());
+            }
+            if p.event || minutes.is_some() {
+                v["conditions"] = cond;
+            }
+            let mode = match (p.event, minutes) {
+                (true, _) => "EXTERNAL_EVENT",
+                (false, Some(_)) => "TIMEOUT",
+                _ => "CLIENT_MESSAGE",
+            };
+            v["resumeMode"] = format!("RESUME_MODE_{mode}").into();
+        }
+        Some(v)
+    }
+
+    /// The resumed `statusUpdate` of entry `seq`, with the RFC's metadata.
+    fn resumed(&self, ti: usize, seq: u32, cause: ResumeCause, input: bool, cont: bool) -> Value {
+        let meta = obj!(
+            "previousState" => "TASK_STATE_PAUSED", "cause" => cause.name(),
+            "hadResumeInput" => input, "continueTranscript" => cont,
+            "resumedAt" => timestamp(self.time(seq)),
+        );
+        let mut u = self.status_update(ti, seq);
+        u["statusUpdate"]["metadata"] = if self.core() { meta } else { ext(meta) };
+        u
+    }
+
+    /// An SSE frame carrying a proposal shape (plain in the extension).
+    fn pframe(&self, id: u32, result: Value) -> WireMessage {
+        let mut m = frame(id, result);
+        if self.core() {
+            m.payload_type = "proposal:StreamResponse";
+        }
+        m
+    }
+
+    /// The RFC's `AwaitTaskResumption` (peer → client) for a self-park at
+    /// recorded state `seq`, and its answer with the pause. Its JSON-RPC id is
+    /// the agent's own (ids are matched per sender), the trace seq.
+    fn await_resumption(&self, ti: usize, seq: u32) -> Vec<WireMessage> {
+        let task = self.task_at(ti, seq);
+        let pause = &task["status"]["pause"];
+        let tid = task_id(self.exp, ti);
+        let mut params = obj!("taskId" => tid, "reason" => pause["reason"].clone());
+        if let Some(c) = pause.get("conditions") {
+            params["conditions"] = c.clone();
+        }
+        params["summary"] = format!(
+            "Paused before unit {} of {}.",
+            self.snap(ti, seq).map_or(0, |s| s.completed_units + 1),
+            self.exp.config().work_units
+        )
+        .into();
+        let mut ask = envelope(
+            seq,
+            Party::Agent,
+            Transport::JsonRpc,
+            "proposal:AwaitTaskResumptionRequest",
+            "params",
+            params,
+        );
+        ask.message["method"] = "AwaitTaskResumption".into();
+        let result = obj!(
+            "taskId" => tid, "state" => "TASK_STATE_PAUSED", "pause" => pause.clone(),
+        );
+        let answer = envelope(
+            seq,
+            Party::Client,
+            Transport::JsonRpc,
+            "proposal:AwaitTaskResumptionResponse",
+            "result",
+            result,
+        );
+        vec![ask, answer]
+    }
+
+    /// PauseTask or ResumeTask (recorded, idempotent or refused with a code):
+    /// the request, its answer and, when it paused or resumed the task, the
+    /// `statusUpdate` on the open stream `sid`.
+    fn client_proposal(&self, e: &TraceEntry, open: bool, sid: u32) -> Vec<WireMessage> {
+        let (exp, ti, seq) = (self.exp, e.task as usize, e.seq);
+        let tid = task_id(exp, ti);
+        let done = e.outcome == Outcome::Done;
+        let code = match e.outcome {
+            Outcome::Refused(r) => r.code(),
+            _ => None,
+        };
+        let rec = if done { seq } else { e.at };
+        let snap = self.snap(ti, rec);
+        let mut params = obj!("taskId" => tid);
+        let (method, words, resume) = match e.event {
+            Event::PauseRequested { mode } => {
+                let reason = snap
+                    .filter(|_| done)
+                    .and_then(|s| s.pause.map(|p| p.reason).or(s.pending.map(|p| p.reason)))
+                    .and_then(|i| text(exp, i))
+                    .filter(|r| !r.is_empty());
+                if let Some(r) = reason {
+                    params["reason"] = r.into();
+                }
+                params["mode"] = mode.name().into();
+                let why = reason.map_or(String::new(), |r| format!(": {r}"));
+                let words = format!("Pause this task ({}){why}.", mode.name());
+                ("PauseTask", words, None)
+            }
+            Event::ResumeRequested {
+                had_input,
+                continue_transcript,
+            } => {
+                // The token given: the pause's when recorded; a refused one
+                // is not kept, so a used token shows as the last one issued.
+                let bound = if done { seq - 1 } else { e.at };
+                let records = exp.tasks()[ti].records().iter().rev();
+                let last = records.filter(|r| r.id <= bound).find_map(|r| r.snap.pause);
+                let paused = snap.is_some_and(|s| s.pause.is_some());
+                let token = match last {
+                    Some(p) if done || !paused => text(exp, p.token),
+                    _ => None,
+                };
+                params["resumeToken"] = token.unwrap_or("not-a-valid-token").into();
+                let input = snap.filter(|_| done).and_then(|s| exp.resume_input(s));
+                if let Some(i) = input {
+                    params["input"] = i.into();
+                }
+                params["continueTranscript"] = continue_transcript.into();
+                let words = input.map_or("Resume this task.".into(), |i| {
+                    format!("Resume this task with this input: {i}")
+                });
+                let r = Some((had_input, continue_transcript));
+                ("ResumeTask", words, r)
+            }
+            _ => return Vec::new(),
+        };
+        let mut out = vec![if self.core() {
+            let mut m = request(seq, method, params);
+            m.payload_type = if resume.is_some() {
+                "proposal:ResumeTaskRequest"
+            } else {
+                "proposal:PauseTaskRequest"
+            };
+            m
+        } else {
+            let message = obj!(
+                "messageId" => format!("msg-{seq}-user"), "role" => "ROLE_USER",
+                "parts" => text_parts(&words),
+                "taskId" => tid, "contextId" => exp.context_id(),
+                "metadata" => ext(obj!("method" => method, "params" => params)),
+                "extensions" => vec![PAUSE_EXTENSION],
+            );
+            request(seq, "SendMessage", obj!("message" => message))
+        }];
+        if let Some(code) = code {
+            let mut m = error(seq, Transport::JsonRpc, code, tid);
+            if !self.core() {
+                let (_, reason) = error_text(code);
+                let detail = obj!(
+                    "@type" => ERROR_INFO, "reason" => reason,
+                    "domain" => "a2a-control-room.example",
+                    "metadata" => obj!(
+                        "taskId" => tid, "extension" => PAUSE_EXTENSION,
+                        "proposedCode" => code.to_string(),
+                    ),
+                );
+                m = error(seq, Transport::JsonRpc, UNSUPPORTED_OPERATION, tid);
+                if let Some(d) = m.message["error"]["data"].as_array_mut() {
+                    d.push(detail);
+                }
+            }
+            out.push(m);
+            return out;
+        }
+        let task = self.task_at(ti, rec);
+        out.push(if !self.core() {
+            reply(
+                seq,
+                Transport::JsonRpc,
+                "SendMessageResponse",
+                obj!("task" => task),
+            )
+        } else if resume.is_some() {
+            reply(seq, Transport::JsonRpc, "proposal:Task", task)
+        } else {
+            let status = &task["status"];
+            let mut r = obj!("taskId" => tid, "state" => status["state"].clone());
+            if let Some(p) = status.get("pause") {
+                r["pause"] = p.clone();
+            }
+            reply(seq, Transport::JsonRpc, "proposal:PauseTaskResponse", r)
+        });
+        if done && open {
+            out.push(match resume {
+                Some((input, cont)) => {
+                    let u = self.resumed(ti, seq, ResumeCause::ExplicitResume, input, cont);
+                    self.pframe(sid, u)
+                }
+                None if e.after == TaskState::Paused => {
+                    self.pframe(sid, self.status_update(ti, seq))
+                }
+                None => return out,
+            });
+        }
+        out
+    }
+
     /// The final artifact at the recorded state `rec` of task `ti`.
     fn artifact_at(&mut self, ti: usize, rec: u32) -> Option<Value> {
         let exp = self.exp;
@@ -513,7 +944,7 @@ impl<'a> Walk<'a> {
 
 /// The walk up to the end, a fresh JSON-RPC id, and the viewed task and record.
 fn on_demand(exp: &Experiment, start_ms: i64) -> (Walk<'_>, u32, usize, u32) {
-    let mut w = Walk::new(exp, start_ms);
+    let mut w = Walk::new(exp, start_ms, PauseEncoding::ProposedCore);
     for e in exp.trace() {
         w.entry(e, false);
     }
@@ -528,6 +959,26 @@ fn obj(pairs: Vec<(&str, Value)>) -> Value {
         map.insert(k.into(), v);
     }
     Value::Object(map)
+}
+
+/// `v` under the pause extension's URI (a metadata `Struct`).
+fn ext(v: Value) -> Value {
+    obj(vec![(PAUSE_EXTENSION, v)])
+}
+
+/// `proposal` when the task or task-bearing value shows a proposed pause.
+fn proposal_if(task: &Value, plain: &'static str, proposal: &'static str) -> &'static str {
+    if task["status"].get("pause").is_some() {
+        proposal
+    } else {
+        plain
+    }
+}
+
+/// Text at index `i` of the experiment's text table, which clarifications,
+/// pause reasons, resume tokens and resume inputs share.
+fn text(exp: &Experiment, i: u32) -> Option<&str> {
+    exp.stored_text(i)
 }
 
 fn text_parts(text: &str) -> Value {
@@ -586,17 +1037,36 @@ fn frame(id: u32, result: Value) -> WireMessage {
 /// A JSON-RPC error envelope with its `google.rpc.ErrorInfo` (messages as in
 /// a2a-python). Errors to a streaming method travel as an SSE frame (both SDKs
 /// send them as `event: error`).
+/// The proposed codes -32010 / -32011 are `proposal:error`.
 fn error(id: u32, transport: Transport, code: i32, task_id: &str) -> WireMessage {
-    let (message, reason) = if code == TASK_NOT_CANCELABLE {
-        ("Task cannot be canceled", "TASK_NOT_CANCELABLE")
-    } else {
-        ("This operation is not supported", "UNSUPPORTED_OPERATION")
-    };
+    let (message, reason) = error_text(code);
     let info = obj!(
-        "@type" => "type.googleapis.com/google.rpc.ErrorInfo",
+        "@type" => ERROR_INFO,
         "reason" => reason, "domain" => "a2a-protocol.org",
         "metadata" => obj!("taskId" => task_id),
     );
     let err = obj!("code" => code, "message" => message, "data" => vec![info]);
-    envelope(id, Party::Agent, transport, "error", "error", err)
+    let ty = match code {
+        PAUSE_NOT_ALLOWED | RESUME_TOKEN_INVALID => "proposal:error",
+        _ => "error",
+    };
+    envelope(id, Party::Agent, transport, ty, "error", err)
+}
+
+const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
+
+/// An error code's message and `ErrorInfo.reason`.
+fn error_text(code: i32) -> (&'static str, &'static str) {
+    match code {
+        TASK_NOT_CANCELABLE => ("Task cannot be canceled", "TASK_NOT_CANCELABLE"),
+        PAUSE_NOT_ALLOWED => (
+            "Task is in a state that does not allow pause or resume",
+            "PAUSE_NOT_ALLOWED",
+        ),
+        RESUME_TOKEN_INVALID => (
+            "Resume token does not match the recorded suspension token",
+            "RESUME_TOKEN_INVALID",
+        ),
+        _ => ("This operation is not supported", "UNSUPPORTED_OPERATION"),
+    }
 }
