@@ -46,22 +46,36 @@ pub fn ActionButton(
     }
 }
 
+/// A labelled text field bound to a string signal.
+#[component]
+fn TextField(
+    id: &'static str,
+    label: &'static str,
+    value: RwSignal<String>,
+    #[prop(optional)] placeholder: &'static str,
+) -> impl IntoView {
+    view! {
+        <div class="field field-text">
+            <label for=id>{label}</label>
+            <input
+                type="text"
+                id=id
+                placeholder=placeholder
+                maxlength=MAX_CLARIFICATION_CHARS.to_string()
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            />
+        </div>
+    }
+}
+
 #[component]
 pub fn ActPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     view! {
         <section class="panel" aria-labelledby="act-h">
             <h2 id="act-h">"Act on the current state"</h2>
-            <div class="field field-text">
-                <label for="clarification-text">"Clarification text"</label>
-                <input
-                    type="text"
-                    id="clarification-text"
-                    maxlength=MAX_CLARIFICATION_CHARS.to_string()
-                    prop:value=move || store.clarification.get()
-                    on:input=move |ev| store.clarification.set(event_target_value(&ev))
-                />
-            </div>
+            <TextField id="clarification-text" label="Clarification text" value=store.clarification/>
             <ActionButton
                 id="act-clarify"
                 action=Callback::new(move |()| Action::SupplyClarification(store.clarification.get()))
@@ -139,16 +153,7 @@ fn PauseControls() -> impl IntoView {
                 }}
                 " A pause is refused in TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
             </p>
-            <div class="field field-text">
-                <label for="pause-reason">"Pause reason"</label>
-                <input
-                    type="text"
-                    id="pause-reason"
-                    maxlength=MAX_CLARIFICATION_CHARS.to_string()
-                    prop:value=move || store.pause_reason.get()
-                    on:input=move |ev| store.pause_reason.set(event_target_value(&ev))
-                />
-            </div>
+            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason/>
             <ActionButton
                 id="act-pause"
                 action=Callback::new(move |()| Action::PauseTask {
@@ -160,17 +165,7 @@ fn PauseControls() -> impl IntoView {
             <p class="warning" data-testid="pause-pending" hidden=move || pending().is_none()>
                 {pending}
             </p>
-            <div class="field field-text">
-                <label for="resume-input">"Resume input"</label>
-                <input
-                    type="text"
-                    id="resume-input"
-                    placeholder="optional; reaches the artifact"
-                    maxlength=MAX_CLARIFICATION_CHARS.to_string()
-                    prop:value=move || store.resume_input.get()
-                    on:input=move |ev| store.resume_input.set(event_target_value(&ev))
-                />
-            </div>
+            <TextField id="resume-input" label="Resume input" value=store.resume_input placeholder="optional; reaches the artifact"/>
             <label class="switch">
                 <input
                     type="checkbox"
@@ -202,15 +197,7 @@ fn PauseControls() -> impl IntoView {
                     "Sends ResumeTask with a token that does not match: refused with the proposed -32011."
                 </p>
             </div>
-            <div class="field field-text">
-                <label for="event-to-fire">"Event to fire"</label>
-                <input
-                    type="text"
-                    id="event-to-fire"
-                    prop:value=move || store.event_to_fire.get()
-                    on:input=move |ev| store.event_to_fire.set(event_target_value(&ev))
-                />
-            </div>
+            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire/>
             <ActionButton
                 id="act-fire-event"
                 action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))
