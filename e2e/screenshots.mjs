@@ -21,5 +21,16 @@ for (const [name, viewport, fullPage] of [
     await page.context().close();
   }
 }
+// The pause/resume proposal: a client pause in effect, both panels showing it.
+const page = await openPage(browser, '', { viewport: { width: 1280, height: 800 } });
+await page.getByLabel('Proposed pause/resume').check();
+await page.getByRole('button', { name: 'Step', exact: true }).click();
+await page.locator('#act-pause').click();
+await page.getByRole('button', { name: 'Step', exact: true }).click();
+await page.getByRole('button', { name: 'Step', exact: true }).click();
+await page.getByTestId('task-state').filter({ hasText: 'TASK_STATE_PAUSED' }).waitFor();
+await page.screenshot({ path: `${out}/proposal-paused.png`, fullPage: true });
+assertNoErrors(page);
+await page.context().close();
 await browser.close();
 console.log(`screenshots written to ${out}/`);
