@@ -28,3 +28,6 @@ server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 BASE_URL="http://127.0.0.1:$port/" node e2e/bench/latency.mjs
+
+echo "--- run decoder fuzz (proptest: mutated, truncated and random run texts)"
+cargo test --quiet --test run_format fuzz::fuzz_report -- --nocapture 2>&1 | grep -E "fuzz:|test result"

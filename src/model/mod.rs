@@ -10,6 +10,7 @@ mod config;
 mod experiment;
 mod ids;
 mod pause;
+mod run;
 mod state;
 mod task;
 mod trace;
@@ -24,6 +25,9 @@ pub use ids::IdSource;
 pub use pause::{
     EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode, PendingPause, ResumeCause,
     MAX_EVENT_BYTES, WAIT_STEP_S,
+};
+pub use run::{
+    RunError, SavedRun, ScriptOp, MAX_REPLAY_STEPS, MAX_RUN_BYTES, RUN_FORMAT, RUN_VERSION,
 };
 pub use state::TaskState;
 pub use task::{Artifact, Record, Snapshot, Task};

@@ -1,7 +1,7 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
 use super::store::{Store, SPEEDS};
-use super::{actions, configure, guide, inspect, playback, tasks, timeline, trace, wire};
+use super::{actions, configure, guide, inspect, persist, playback, tasks, timeline, trace, wire};
 use crate::model::play_interval_ms;
 use leptos::ev;
 use leptos::prelude::*;
@@ -10,9 +10,19 @@ use wasm_bindgen::JsCast;
 
 /// The whole control room, over a fresh experiment with ids seeded from `seed`.
 #[component]
-pub fn ControlRoom(seed: u64) -> impl IntoView {
+pub fn ControlRoom(
+    seed: u64,
+    /// Restore from a share link or the browser's checkpoint, and save after
+    /// each change (the page does; embedded copies and tests need not).
+    #[prop(optional)]
+    persist: bool,
+) -> impl IntoView {
     let store = Store::new(seed);
     provide_context(store);
+    if persist {
+        persist::restore(store);
+        persist::autosave(store);
+    }
     playback_clock(store);
     keyboard_shortcuts(store);
 
@@ -44,6 +54,7 @@ pub fn ControlRoom(seed: u64) -> impl IntoView {
             <div class="col col-controls">
                 <guide::GuidePanel/>
                 <configure::ConfigurePanel/>
+                <persist::SharePanel/>
             </div>
             <div class="col col-state">
                 <inspect::InspectPanel/>

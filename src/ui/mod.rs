@@ -6,6 +6,7 @@ mod app;
 mod configure;
 mod guide;
 mod inspect;
+mod persist;
 mod playback;
 mod store;
 mod tasks;
@@ -27,5 +28,5 @@ pub fn random_seed() -> u64 {
 /// The page, over a fresh experiment with randomly seeded ids.
 #[component]
 pub fn App() -> impl IntoView {
-    view! { <ControlRoom seed=random_seed()/> }
+    view! { <ControlRoom seed=random_seed() persist=true/> }
 }

@@ -4,8 +4,8 @@
 
 use super::wire::WireView;
 use crate::model::{
-    Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, Setting,
-    TaskState,
+    Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, SavedRun,
+    ScriptOp, Setting, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -51,13 +51,17 @@ pub struct Store {
     /// Wall-clock start of the experiment (Unix epoch ms): the base of the
     /// wire timestamps, which add simulated time to it.
     pub started_ms: RwSignal<i64>,
+    /// The run as a replayable script: what links, storage and files carry.
+    pub run: StoredValue<SavedRun>,
 }
 
 impl Store {
     /// A store over a fresh default experiment with ids from `seed`.
     pub fn new(seed: u64) -> Store {
-        let exp = Experiment::new(Config::default(), IdSource::seeded(seed))
-            .expect("the default config is valid");
+        let ids = IdSource::seeded(seed);
+        let started = now_ms();
+        let run = SavedRun::new(Config::default(), ids.clone(), started);
+        let exp = Experiment::new(Config::default(), ids).expect("the default config is valid");
         Store {
             exp: RwSignal::new(exp),
             playing: RwSignal::new(false),
@@ -73,7 +77,8 @@ impl Store {
             continue_transcript: RwSignal::new(true),
             event_to_fire: RwSignal::new("pr.merged".into()),
             pause_encoding: RwSignal::new(PauseEncoding::ProposedCore),
-            started_ms: RwSignal::new(now_ms()),
+            started_ms: RwSignal::new(started),
+            run: StoredValue::new(run),
         }
     }
 
@@ -88,9 +93,16 @@ impl Store {
     pub fn act(&self, action: Action) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
         let label = action.label();
+        let recorded = action.clone();
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
+        self.run.update_value(|r| {
+            r.push(ScriptOp::Act {
+                action: recorded,
+                ok: result.is_ok(),
+            })
+        });
         self.wire_view.set(WireView::Latest);
         match result {
             Ok(applied) => {
@@ -245,13 +257,15 @@ impl Store {
 
     fn fresh(&self, config: Config, changed: &str) {
         let ids = self.exp.with_untracked(|e| e.ids().clone());
-        let fresh = match Experiment::new(config, ids) {
+        let fresh = match Experiment::new(config, ids.clone()) {
             Ok(fresh) => fresh,
             Err(e) => return self.alert.set(Some(e.to_string())),
         };
         self.playing.set(false);
         self.alert.set(None);
-        self.started_ms.set(now_ms());
+        let started = now_ms();
+        self.run.set_value(SavedRun::new(config, ids, started));
+        self.started_ms.set(started);
         self.wire_view.set(WireView::Latest);
         self.exp.set(fresh);
         self.notice.set(Some(format!(
@@ -264,7 +278,10 @@ impl Store {
     pub fn restart(&self) {
         self.playing.set(false);
         self.alert.set(None);
-        self.started_ms.set(now_ms());
+        let started = now_ms();
+        let (config, ids) = self.exp.with_untracked(|e| (*e.config(), e.ids().clone()));
+        self.run.set_value(SavedRun::new(config, ids, started));
+        self.started_ms.set(started);
         self.wire_view.set(WireView::Latest);
         self.exp.update(|e| e.restart());
         self.notice
@@ -275,8 +292,12 @@ impl Store {
     /// Views another recorded state of the viewed task.
     pub fn seek(&self, position: usize) {
         self.playing.set(false);
-        if let Some(Err(e)) = self.exp.try_update(|e| e.seek(position)) {
-            self.alert.set(Some(e.to_string()));
+        match self.exp.try_update(|e| e.seek(position)) {
+            Some(Err(e)) => self.alert.set(Some(e.to_string())),
+            Some(Ok(())) => self
+                .run
+                .update_value(|r| r.push(ScriptOp::Seek(position as u32))),
+            None => {}
         }
     }
 
@@ -294,8 +315,35 @@ impl Store {
     /// Views another task of the context.
     pub fn view_task(&self, index: usize) {
         self.playing.set(false);
-        if let Some(Err(e)) = self.exp.try_update(|e| e.view_task(index)) {
-            self.alert.set(Some(e.to_string()));
+        match self.exp.try_update(|e| e.view_task(index)) {
+            Some(Err(e)) => self.alert.set(Some(e.to_string())),
+            Some(Ok(())) => self
+                .run
+                .update_value(|r| r.push(ScriptOp::View(index as u32))),
+            None => {}
+        }
+    }
+
+    /// Replaces the run with `text` (a link, stored value or file) when it
+    /// reads and replays cleanly; otherwise says why and keeps the current run.
+    pub fn load(&self, text: &str, source: &str) -> bool {
+        match SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e))) {
+            Ok((run, exp)) => {
+                self.playing.set(false);
+                self.alert.set(None);
+                self.started_ms.set(run.started_ms);
+                self.wire_view.set(WireView::Latest);
+                self.run.set_value(run);
+                self.exp.set(exp);
+                self.status.set(self.describe_state());
+                true
+            }
+            Err(e) => {
+                self.alert.set(Some(format!(
+                    "The {source} could not be opened: {e}. The run on the page is unchanged."
+                )));
+                false
+            }
         }
     }
 

@@ -6,7 +6,6 @@ use super::store::Store;
 use crate::model::{Action, Outcome, TaskState};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// What the Wire panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -115,7 +114,7 @@ pub fn WirePanel() -> impl IntoView {
         let jsonl = store.exp.with_untracked(|e| {
             wire::to_jsonl(&wire::transcript(e, store.started_ms.get_untracked()))
         });
-        match download("a2a-transcript.jsonl", &jsonl) {
+        match super::persist::download("a2a-transcript.jsonl", "application/jsonl", &jsonl) {
             Ok(()) => store
                 .status
                 .set("Transcript exported (a2a-transcript.jsonl).".into()),
@@ -250,18 +249,4 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         ),
         _ => None,
     }
-}
-
-/// Offers `text` as a file download.
-fn download(name: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
-    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-    let options = web_sys::BlobPropertyBag::new();
-    options.set_type("application/jsonl");
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
-    let a: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
-    a.set_href(&url);
-    a.set_download(name);
-    a.click();
-    web_sys::Url::revoke_object_url(&url)
 }

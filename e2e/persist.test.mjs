@@ -1,0 +1,143 @@
+// Runs that last and travel, on the release build: reload, share link, run
+// file, and bad input of every kind — which must leave the run untouched.
+import assert from 'node:assert/strict';
+import { writeFile, mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { assertNoErrors, launch, openPage } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+/** Everything that must come back identical. */
+async function snapshot(page) {
+  return page.evaluate(() => ({
+    state: document.querySelector('[data-testid=task-state]').textContent,
+    task: document.querySelector('[data-testid=task-id]').textContent,
+    context: document.querySelector('[data-testid=context-id]').textContent,
+    position: document.querySelector('[data-testid=timeline-position]').textContent,
+    tasks: [...document.querySelectorAll('[data-testid=task-list-item]')].map((e) => e.textContent),
+    trace: [...document.querySelectorAll('[data-testid=trace-entry]')].map((e) => e.textContent),
+  }));
+}
+
+const settle = (page) => page.waitForTimeout(600); // the checkpoint is written 250 ms after a change
+
+/** A run with an interruption, a clarification, a follow-up and a seek into the past. */
+async function someRun(page) {
+  await page.getByLabel('Require input before unit').fill('2');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 4; i++) await step.click();
+  await page.getByLabel('Clarification text').fill('<img src=x onerror="window.__pwned=1"> & "quotes"');
+  await page.getByRole('button', { name: 'Supply clarification' }).click();
+  for (let i = 0; i < 9; i++) await step.click();
+  await page.getByRole('button', { name: 'New follow-up task' }).click();
+  await step.click();
+  await page.getByRole('button', { name: /^Task 1/ }).click();
+  await page.getByLabel('Recorded state', { exact: true }).fill('4');
+  await settle(page);
+  return snapshot(page);
+}
+
+test('a reload restores the run exactly', async () => {
+  const page = await openPage(browser);
+  const before = await someRun(page);
+  assert.equal(before.tasks.length, 2);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), before);
+  assert.match(await page.getByTestId('notice').innerText(), /Restored the run saved in this browser/);
+  assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no markup from input is rendered');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a copied link reproduces the run in a fresh browser; a run file imports it', async () => {
+  const page = await openPage(browser);
+  const before = await someRun(page);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  assert.ok(link.includes('#run='), link);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download run' }).click(),
+  ]);
+  const { readFile } = await import('node:fs/promises');
+  const file = join(await mkdtemp(join(tmpdir(), 'run-')), 'a2a-run.json');
+  await writeFile(file, await readFile(await download.path(), 'utf8'));
+  await page.context().close();
+
+  const fresh = await openPage(browser, link);
+  assert.deepEqual(await snapshot(fresh), before);
+  assert.ok(!fresh.url().includes('#run='), 'the link is consumed');
+  assertNoErrors(fresh);
+  await fresh.context().close();
+
+  const other = await openPage(browser);
+  await other.locator('#import-run').setInputFiles(file);
+  await other.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
+  assert.deepEqual(await snapshot(other), before);
+  assertNoErrors(other);
+  await other.context().close();
+});
+
+test('a corrupt checkpoint gets a message and a fresh run', async () => {
+  const page = await openPage(browser);
+  await page.evaluate(() => localStorage.setItem('a2a-control-room/run', '{"format":"a2a-control-room/run","version":1,"config":'));
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await page.getByTestId('alert').innerText(), /run saved in this browser could not be opened: it is not a valid run/);
+  assert.equal(await page.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED');
+  assert.equal(await page.getByTestId('trace-entry').count(), 1);
+  const kept = await page.evaluate(() => localStorage.getItem('a2a-control-room/run.unreadable'));
+  assert.ok(kept.startsWith('{"format"'), 'the unreadable value is kept apart');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('every kind of bad link or file is named, and the run in front of the user is untouched', async () => {
+  const page = await openPage(browser);
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  await settle(page);
+  const before = await snapshot(page);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download run' }).click(),
+  ]);
+  const { readFile } = await import('node:fs/promises');
+  const good = await readFile(await download.path(), 'utf8');
+  const dir = await mkdtemp(join(tmpdir(), 'runs-'));
+  const files = [
+    ['malformed.json', 'not json at all', /not a valid run/],
+    ['truncated.json', good.slice(0, good.length / 2), /not a valid run/],
+    ['version.json', good.replace('"version":1', '"version":7'), /format version 7/],
+    ['other.json', '{"format":"something-else","version":1}', /not an a2a-control-room\/run file/],
+    ['range.json', good.replace('"work_units":4', '"work_units":99'), /Work units must be between 1 and 12/],
+    ['illegal.json', good.replace('"script":[', '"script":[{"Act":{"action":"Authorize","ok":true}},'), /step 1 of its script asks for Authorize/],
+    ['oversized.json', 'x'.repeat(10 * 1024 * 1024), /10485760 bytes long/],
+  ];
+  for (const [name, content, message] of files) {
+    const path = join(dir, name);
+    await writeFile(path, content);
+    await page.locator('#import-run').setInputFiles(path);
+    await page.getByTestId('alert').filter({ hasText: message }).waitFor({ timeout: 10_000 });
+    assert.match(await page.getByTestId('alert').innerText(), /The run on the page is unchanged/);
+    assert.deepEqual(await snapshot(page), before, `${name} left the run untouched`);
+  }
+  assertNoErrors(page);
+  await page.context().close();
+
+  // A link that is not even correctly encoded.
+  const broken = await openPage(browser, '#run=%E0%A4%A');
+  assert.match(await broken.getByTestId('alert').innerText(), /shared link could not be opened: it is not correctly encoded/);
+  assert.equal(await broken.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED');
+  assertNoErrors(broken);
+  await broken.context().close();
+});

@@ -1,0 +1,197 @@
+//! Runs that last and travel: the browser's saved checkpoint, share links,
+//! run files — all in the one versioned run format of [`SavedRun`].
+//!
+//! The page saves the run to `localStorage` shortly after every change and
+//! restores it on load; a link's `#run=` fragment takes precedence. Anything
+//! that cannot be read leaves the run untouched and says why.
+
+use super::store::Store;
+use crate::model::SavedRun;
+use leptos::prelude::*;
+use std::time::Duration;
+use wasm_bindgen::JsCast;
+
+/// Where the checkpoint lives in `localStorage`.
+pub const STORAGE_KEY: &str = "a2a-control-room/run";
+/// The URL fragment prefix of a share link.
+pub const LINK_PREFIX: &str = "#run=";
+
+fn storage() -> Option<web_sys::Storage> {
+    window().local_storage().ok().flatten()
+}
+
+/// At start-up: opens the run of a share link, or else the saved checkpoint.
+pub fn restore(store: Store) {
+    let hash = window().location().hash().unwrap_or_default();
+    if let Some(encoded) = hash.strip_prefix(LINK_PREFIX) {
+        // The link is consumed: from now on the page saves and restores locally.
+        let url = window().location();
+        let bare = format!(
+            "{}{}",
+            url.pathname().unwrap_or_default(),
+            url.search().unwrap_or_default()
+        );
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
+        }
+        match js_sys::decode_uri_component(encoded) {
+            Ok(text) => {
+                if store.load(&String::from(text), "shared link") {
+                    store.notice.set(Some("Opened the shared run.".into()));
+                }
+            }
+            Err(_) => store.alert.set(Some(
+                "The shared link could not be opened: it is not correctly encoded. A fresh run was started."
+                    .into(),
+            )),
+        }
+        return;
+    }
+    let Some(storage) = storage() else { return };
+    if let Some(text) = storage.get_item(STORAGE_KEY).ok().flatten() {
+        if store.load(&text, "run saved in this browser") {
+            store
+                .notice
+                .set(Some("Restored the run saved in this browser.".into()));
+        } else {
+            // Keep what could not be read, apart, rather than overwrite it.
+            let _ = storage.set_item(&format!("{STORAGE_KEY}.unreadable"), &text);
+        }
+    }
+}
+
+/// Saves the run a moment after each change (one write per burst of steps).
+pub fn autosave(store: Store) {
+    Effect::new(
+        move |prev: Option<Option<leptos::prelude::TimeoutHandle>>| {
+            store.exp.track();
+            store.started_ms.track();
+            if let Some(Some(h)) = prev {
+                h.clear();
+            }
+            set_timeout_with_handle(move || save(store), Duration::from_millis(250)).ok()
+        },
+    );
+}
+
+fn save(store: Store) {
+    let text = store.run.with_value(SavedRun::to_json);
+    let saved = storage().map(|s| s.set_item(STORAGE_KEY, &text));
+    if !matches!(saved, Some(Ok(()))) {
+        store.notice.set(Some(
+            "This browser did not let the page save the run (storage is full or off).".into(),
+        ));
+    }
+}
+
+/// Offers `text` as a file download.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+    let a: web_sys::HtmlAnchorElement = document().create_element("a")?.unchecked_into();
+    a.set_href(&url);
+    a.set_download(name);
+    a.click();
+    web_sys::Url::revoke_object_url(&url)
+}
+
+/// The share link of the current run.
+fn link(store: Store) -> String {
+    let json = store.run.with_value(SavedRun::to_json);
+    let url = window().location();
+    format!(
+        "{}{}{}{LINK_PREFIX}{}",
+        url.origin().unwrap_or_default(),
+        url.pathname().unwrap_or_default(),
+        url.search().unwrap_or_default(),
+        String::from(js_sys::encode_uri_component(&json))
+    )
+}
+
+#[component]
+pub fn SharePanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let shown_link = RwSignal::new(String::new());
+    let copy_link = move |_| {
+        let l = link(store);
+        shown_link.set(l.clone());
+        super::inspect::copy_text(store, l, "Link");
+    };
+    let forget = move |_| {
+        if let Some(s) = storage() {
+            let _ = s.remove_item(STORAGE_KEY);
+        }
+        store.notice.set(Some(
+            "The saved run was forgotten. The next change saves the run again.".into(),
+        ));
+    };
+    let export = move |_| {
+        let json = store.run.with_value(SavedRun::to_json);
+        if download("a2a-run.json", "application/json", &json).is_err() {
+            store.alert.set(Some(
+                "The browser refused the download of the run file.".into(),
+            ));
+        }
+    };
+    let import = move |ev: web_sys::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        if file.size() > crate::model::MAX_RUN_BYTES as f64 {
+            store.alert.set(Some(format!(
+                "The run file could not be opened: it is {} bytes long; a run is at most {} bytes. The run on the page is unchanged.",
+                file.size(),
+                crate::model::MAX_RUN_BYTES
+            )));
+            return;
+        }
+        let promise = file.text();
+        leptos::task::spawn_local(async move {
+            match wasm_bindgen_futures::JsFuture::from(promise).await {
+                Ok(text) => {
+                    if store.load(&text.as_string().unwrap_or_default(), "run file") {
+                        store.notice.set(Some("Imported the run file.".into()));
+                    }
+                }
+                Err(_) => store
+                    .alert
+                    .set(Some("The run file could not be read.".into())),
+            }
+        });
+    };
+    view! {
+        <section class="panel" aria-labelledby="share-h">
+            <h2 id="share-h">"Save and share"</h2>
+            <p class="hint">
+                "This run is saved in this browser (localStorage) after every change and comes back "
+                "when you reopen the page. A link or a run file reproduces it exactly elsewhere: "
+                "same ids, recorded states, trace and position."
+            </p>
+            <div class="buttons">
+                <button on:click=copy_link>"Copy link"</button>
+                <button on:click=export>"Download run"</button>
+                <button on:click=forget>"Forget saved run"</button>
+            </div>
+            <Show when=move || !shown_link.get().is_empty()>
+                <div class="field field-text">
+                    <label for="share-link">"Link to this run"</label>
+                    <input type="text" id="share-link" readonly prop:value=move || shown_link.get()/>
+                </div>
+            </Show>
+            <div class="field field-text">
+                <label for="import-run">"Import run"</label>
+                <input type="file" id="import-run" accept=".json,application/json" on:change=import/>
+            </div>
+        </section>
+    }
+}
