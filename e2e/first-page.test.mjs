@@ -28,3 +28,26 @@ test('first page: a new task is submitted, Step moves it to working', async () =
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('a strict Content-Security-Policy holds: no inline script runs but the hashed bootstrap', async () => {
+  const page = await openPage(browser);
+  const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
+  assert.match(policy, /default-src 'self'/);
+  assert.match(policy, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*'/);
+  assert.doesNotMatch(policy, /unsafe-inline|nonce-/);
+  // The app itself ran under it (it mounted), with no violation so far.
+  assertNoErrors(page);
+  // An injected inline script is refused and reported.
+  const outcome = await page.evaluate(
+    () =>
+      new Promise((resolve) => {
+        document.addEventListener('securitypolicyviolation', (e) => resolve(e.violatedDirective), { once: true });
+        const s = document.createElement('script');
+        s.textContent = 'window.__ran = true';
+        document.head.append(s);
+        setTimeout(() => resolve(window.__ran ? 'ran' : 'no event'), 1000);
+      }),
+  );
+  assert.match(outcome, /^script-src/);
+  await page.context().close();
+});

@@ -60,7 +60,7 @@ pub fn InspectPanel() -> impl IntoView {
                 } else {
                     0
                 };
-                view! { <span class=class style=format!("--fill: {pct}%") title=format!("Unit {u}")></span> }
+                view! { <span class=class style=("--fill", format!("{pct}%")) title=format!("Unit {u}")></span> }
             })
             .collect_view()
     };
