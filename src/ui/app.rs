@@ -74,7 +74,8 @@ pub fn ControlRoom(
                 "resume the same task; completed, failed, canceled and rejected tasks are terminal, "
                 "and follow-ups use a new task id. Cancellation acceptance is a model switch, not a "
                 "universal server guarantee. No credentials, external services or real artifacts are "
-                "used; nothing here survives closing the tab."
+                "used. The run is kept only in this browser, or in the links and files you make; it "
+                "is not a durable A2A checkpoint."
             </p>
         </footer>
     }
