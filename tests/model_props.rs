@@ -194,6 +194,34 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
     prop_assert_eq!(done, ids);
     prop_assert!(e.trace().windows(2).all(|w| w[0].seq < w[1].seq));
     prop_assert!(e.position() < e.viewed_task().records().len());
+    // The state diagram draws every change of state the model records, and
+    // what it calls possible now starts at the viewed state along an edge.
+    for t in e.trace().iter().filter(|t| t.outcome == Outcome::Done) {
+        if let Some(before) = t.before.filter(|&b| b != t.after) {
+            prop_assert!(
+                Transition::between(before, t.after).is_some(),
+                "{:?} → {:?}",
+                before,
+                t.after
+            );
+        }
+    }
+    for (from, to) in e.possible_transitions() {
+        prop_assert_eq!(from, e.snapshot().state);
+        prop_assert!(
+            Transition::between(from, to).is_some(),
+            "{:?} → {:?}",
+            from,
+            to
+        );
+    }
+    // The time bar places every recorded state, in order, with the cursor on the viewed one.
+    let bar = TimeBar::of(e);
+    prop_assert_eq!(bar.record_x.len(), e.viewed_task().records().len());
+    prop_assert!(bar.record_x.windows(2).all(|w| w[0] <= w[1]));
+    prop_assert!(bar.cursor <= bar.width);
+    prop_assert_eq!(bar.record_at(bar.cursor) >= e.position(), true);
+    prop_assert!(bar.segments.windows(2).all(|w| w[0].x + w[0].w <= w[1].x));
     Ok(())
 }
 

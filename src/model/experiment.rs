@@ -341,11 +341,18 @@ impl Experiment {
         }
     }
 
+    /// Whether `action`, taken now, would record a new state (neither
+    /// refused nor accepted without change).
+    pub fn would_record(&self, action: &Action) -> bool {
+        matches!(self.effect(action), Ok(true))
+    }
+
     /// How many later recorded states `action` would discard if taken now.
     pub fn would_discard(&self, action: &Action) -> usize {
-        match self.effect(action) {
-            Ok(true) => self.later_count(),
-            _ => 0,
+        if self.would_record(action) {
+            self.later_count()
+        } else {
+            0
         }
     }
 

@@ -9,6 +9,7 @@ mod action;
 mod config;
 mod experiment;
 mod ids;
+mod lifecycle;
 mod pause;
 mod run;
 mod state;
@@ -22,6 +23,7 @@ pub use action::{
 pub use config::{play_interval_ms, Config, ConfigError, Setting};
 pub use experiment::{Applied, Experiment, SeekError};
 pub use ids::IdSource;
+pub use lifecycle::{Mark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, TRANSITIONS};
 pub use pause::{
     EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode, PendingPause, ResumeCause,
     MAX_EVENT_BYTES, WAIT_STEP_S,

@@ -1,7 +1,9 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
 use super::store::{Store, SPEEDS};
-use super::{actions, configure, guide, inspect, persist, playback, tasks, timeline, trace, wire};
+use super::{
+    actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
+};
 use crate::model::play_interval_ms;
 use leptos::ev;
 use leptos::prelude::*;
@@ -57,6 +59,7 @@ pub fn ControlRoom(
                 <persist::SharePanel/>
             </div>
             <div class="col col-state">
+                <lifecycle::DiagramPanel/>
                 <inspect::InspectPanel/>
                 <actions::ActPanel/>
                 <tasks::TasksPanel/>

@@ -6,6 +6,7 @@ mod app;
 mod configure;
 mod guide;
 mod inspect;
+mod lifecycle;
 mod persist;
 mod playback;
 mod store;
@@ -15,6 +16,7 @@ mod trace;
 mod wire;
 
 pub use app::ControlRoom;
+pub use lifecycle::{diagram_svg, possible_summary, timebar_svg};
 pub use store::{Store, DEFAULT_CLARIFICATION, SPEEDS};
 
 use leptos::prelude::*;

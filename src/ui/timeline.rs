@@ -47,6 +47,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     "›"
                 </button>
             </div>
+            <super::lifecycle::TimeBarView/>
             <p class="readout" data-testid="timeline-position">
                 {move || store.exp.with(|e| {
                     let snap = e.snapshot();

@@ -1,0 +1,174 @@
+// The state diagram and the time bar on the release build, and a whole
+// experiment driven with the keyboard alone.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { assertNoErrors, axeViolations, launch, openPage } from './helpers.mjs';
+
+let browser;
+before(async () => {
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+});
+
+const text = (page, id) => page.getByTestId(id).innerText();
+const waitState = (page, name) =>
+  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout: 15_000 });
+const current = (page) => page.locator('[data-testid=diagram] .node.current').getAttribute('data-state');
+const edgeClass = (page, edge) => page.locator(`[data-testid=diagram] [data-edge="${edge}"]`).getAttribute('class');
+const cursorX = (page) => page.locator('[data-testid=timebar] line.cursor').getAttribute('data-x');
+
+test('the state diagram follows playback and seek', async () => {
+  const page = await openPage(browser);
+  assert.equal(await current(page), 'TASK_STATE_SUBMITTED');
+  assert.equal(await page.locator('[data-testid=diagram] .node').count(), 8, 'the eight v1.0 states');
+  assert.equal(await page.locator('[data-testid=diagram] [data-state=TASK_STATE_PAUSED]').count(), 0);
+  assert.equal(await edgeClass(page, 'SUBMITTED-WORKING'), 'edge possible');
+
+  await page.getByLabel('Require input before unit').fill('2');
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await current(page), 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await edgeClass(page, 'SUBMITTED-WORKING'), 'edge taken');
+  assert.equal(await edgeClass(page, 'WORKING-INPUT_REQUIRED'), 'edge taken');
+  assert.equal(await edgeClass(page, 'INPUT_REQUIRED-WORKING'), 'edge possible');
+  assert.equal(await edgeClass(page, 'INPUT_REQUIRED-CANCELED'), 'edge possible');
+  assert.equal(await edgeClass(page, 'WORKING-COMPLETED'), 'edge');
+  assert.match(await text(page, 'possible-now'), /INPUT_REQUIRED → WORKING \(client clarifies\)/);
+
+  // Seeking back redraws the past: nothing taken yet at the first state.
+  await page.getByLabel('Recorded state', { exact: true }).fill('0');
+  assert.equal(await current(page), 'TASK_STATE_SUBMITTED');
+  assert.equal(await page.locator('[data-testid=diagram] .edge.taken').count(), 0);
+
+  // A worker that refuses cancellation takes the cancel edges out of "possible".
+  await page.getByLabel('Worker accepts cancellation').uncheck();
+  assert.equal(await edgeClass(page, 'SUBMITTED-CANCELED'), 'edge');
+
+  // The proposal adds PAUSED, its edges and the forbidden pair, all labelled.
+  await page.getByLabel('Proposed pause/resume').check();
+  assert.equal(await page.locator('[data-testid=diagram] .node').count(), 9);
+  assert.equal(await edgeClass(page, 'WORKING-PAUSED'), 'edge proposal');
+  assert.equal(await page.locator('[data-testid=diagram] [data-edge=forbidden]').count(), 1);
+  assert.match(
+    await page.locator('[data-testid=diagram] [data-edge=forbidden] title').textContent(),
+    /TASK_STATE_INPUT_REQUIRED ↔ TASK_STATE_PAUSED: never adjacent \(proposal\)/,
+  );
+  await page.getByRole('button', { name: 'Pause task' }).click();
+  await waitState(page, 'TASK_STATE_PAUSED');
+  assert.equal(await current(page), 'TASK_STATE_PAUSED');
+  assert.equal(await edgeClass(page, 'SUBMITTED-PAUSED'), 'edge taken proposal');
+  assert.equal(await edgeClass(page, 'PAUSED-WORKING'), 'edge possible proposal');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('the time bar draws work, waits and the failure, follows seek, and seeks when clicked', async () => {
+  const page = await openPage(browser);
+  await page.getByLabel('Work units').fill('3');
+  await page.getByLabel('Seconds per unit').fill('4');
+  await page.getByLabel('Require input before unit').fill('2');
+  await page.getByLabel('Fail during unit').fill('3');
+  const bar = page.getByTestId('timebar');
+  assert.equal(await bar.locator('rect.planned').count(), 1, 'the whole plan is outlined before any work');
+
+  for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await bar.locator('rect.wait.input').count(), 1, 'the interruption is a waiting gap');
+  await page.getByLabel('Clarification text').fill('EU only');
+  await page.getByRole('button', { name: 'Supply clarification' }).click();
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_FAILED');
+  assert.equal(await bar.locator('rect.work').count(), 3, 'units 1, 2 and the failed part of 3');
+  assert.equal(await bar.locator('line.mark.failed').count(), 1);
+  assert.equal(await bar.locator('rect.planned').count(), 0, 'nothing is planned after a failure');
+  const end = Number(await cursorX(page));
+  assert.ok(end > 0);
+  assert.match(await bar.getAttribute('aria-label'), /Time bar: state \d+ of \d+ at 10 s active; 1 wait drawn as gaps/);
+
+  // Seeking moves the cursor.
+  await page.getByLabel('Recorded state', { exact: true }).fill('3');
+  assert.ok(Number(await cursorX(page)) < end);
+  // Clicking near the start of the bar seeks there: the discard warning names the later states.
+  const box = await bar.boundingBox();
+  await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
+  const x = Number(await cursorX(page));
+  assert.ok(x >= 1 && x <= 2, `cursor at ${x} after clicking 10% in`);
+  assert.match(await text(page, 'timeline-position'), /^State \d+ \/ \d+ — TASK_STATE_WORKING at [12] s$/);
+  await page.getByTestId('discard-warning').waitFor();
+  // Clicking the far end returns to the latest state.
+  await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);
+  assert.equal(Number(await cursorX(page)), end);
+  assert.equal(await current(page), 'TASK_STATE_FAILED');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+/** Presses Tab (or Shift+Tab) until the focused element has accessible name `name`. */
+async function tabTo(page, name, { back = false, limit = 120 } = {}) {
+  for (let i = 0; i < limit; i++) {
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement;
+      if (!el || el === document.body) return '';
+      const label = el.labels?.[0]?.textContent ?? '';
+      return (el.getAttribute('aria-label') || label || el.textContent || '').trim();
+    });
+    if (focused === name) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`could not reach "${name}" with ${back ? 'Shift+' : ''}Tab`);
+}
+
+test('a whole experiment with the keyboard alone', async () => {
+  const page = await openPage(browser);
+  // Require clarification before unit 2: the slider moves with the arrow keys.
+  await tabTo(page, 'Require input before unit');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.match(await text(page, 'notice'), /fresh experiment/);
+  // Play at 10× (the speed select answers the arrow keys too).
+  await tabTo(page, 'Speed', { back: true });
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowDown');
+  await tabTo(page, 'Play', { back: true });
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  const taskId = await text(page, 'task-id');
+
+  // Supply the clarification: type it, then press the button.
+  await tabTo(page, 'Clarification text');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('Keyboard only, please');
+  await tabTo(page, 'Supply clarification');
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_WORKING');
+
+  // Space (outside text fields) plays; → steps when paused.
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press(' ');
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await text(page, 'task-id'), taskId, 'the same task resumed');
+  assert.match(await text(page, 'final-artifact'), /Keyboard only, please/);
+
+  // [ goes back one recorded state, ] forward again.
+  const latest = await text(page, 'timeline-position');
+  await page.keyboard.press('[');
+  assert.notEqual(await text(page, 'timeline-position'), latest);
+  await page.keyboard.press(']');
+  assert.equal(await text(page, 'timeline-position'), latest);
+
+  // Follow up the terminal task.
+  await tabTo(page, 'New follow-up task');
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_SUBMITTED');
+  assert.notEqual(await text(page, 'task-id'), taskId);
+  assert.equal(await page.getByTestId('task-list-item').count(), 2);
+  // Focus is never lost to a hidden element, and axe finds nothing.
+  assert.deepEqual((await axeViolations(page)).map((v) => v.id), []);
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -1,0 +1,297 @@
+//! The lifecycle as a graph and as a time line, derived from the model for
+//! the page's state diagram and time bar.
+//!
+//! [`TRANSITIONS`] lists every edge the simulator can take: the A2A v1.0 ones
+//! and, marked `proposal`, those of the pause/resume proposal (not part of
+//! A2A v1.0). [`FORBIDDEN`] is the pair the proposal rules out.
+//! [`Experiment::taken_transitions`] and [`Experiment::possible_transitions`]
+//! say which edges the viewed task has taken and which one action could take
+//! now; the second asks [`Experiment::legality`], the same function that
+//! enables the page's buttons. [`TimeBar`] lays the viewed task's recorded
+//! states out along active time, with waiting drawn as gaps.
+
+use super::action::Action;
+use super::experiment::Experiment;
+use super::pause::PauseMode;
+use super::state::TaskState;
+
+use TaskState::{
+    AuthRequired, Canceled, Completed, Failed, InputRequired, Paused, Rejected, Submitted, Working,
+};
+
+/// One edge of the lifecycle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Transition {
+    pub from: TaskState,
+    pub to: TaskState,
+    /// What causes it, e.g. "clarification".
+    pub label: &'static str,
+    /// Only in the pause/resume proposal (not part of A2A v1.0).
+    pub proposal: bool,
+}
+
+const fn t(from: TaskState, to: TaskState, label: &'static str) -> Transition {
+    Transition {
+        from,
+        to,
+        label,
+        proposal: from.is_proposal() || to.is_proposal(),
+    }
+}
+
+/// Every transition the simulator can take, v1.0 first, then the proposal's.
+pub const TRANSITIONS: [Transition; 17] = [
+    t(Submitted, Working, "agent starts"),
+    t(Submitted, Rejected, "agent rejects"),
+    t(Submitted, Canceled, "cancel accepted"),
+    t(Working, InputRequired, "agent asks for input"),
+    t(InputRequired, Working, "client clarifies"),
+    t(Working, AuthRequired, "agent asks for authorization"),
+    t(AuthRequired, Working, "client authorizes"),
+    t(Working, Completed, "last unit done"),
+    t(Working, Failed, "failure"),
+    t(Working, Canceled, "cancel accepted"),
+    t(InputRequired, Canceled, "cancel accepted"),
+    t(AuthRequired, Canceled, "cancel accepted"),
+    t(Submitted, Paused, "PauseTask"),
+    t(Working, Paused, "PauseTask or agent self-parks"),
+    t(Paused, Working, "ResumeTask, event or timeout"),
+    t(Paused, Failed, "timeout (fail)"),
+    t(Paused, Canceled, "cancel accepted"),
+];
+
+/// The proposal's forbidden pair: INPUT_REQUIRED and PAUSED are never adjacent.
+pub const FORBIDDEN: (TaskState, TaskState) = (InputRequired, Paused);
+
+impl Transition {
+    /// The edge from `from` to `to`, if the lifecycle has one.
+    pub fn between(from: TaskState, to: TaskState) -> Option<&'static Transition> {
+        TRANSITIONS.iter().find(|e| e.from == from && e.to == to)
+    }
+}
+
+impl Experiment {
+    /// The distinct transitions the viewed task took up to the viewed state,
+    /// in the order first taken. A Step's zero-time moves (start, a gate) are
+    /// each an edge, as the trace shows them.
+    pub fn taken_transitions(&self) -> Vec<(TaskState, TaskState)> {
+        let records = &self.viewed_task().records()[..=self.position()];
+        let mut taken = Vec::new();
+        for pair in records.windows(2) {
+            let edge = (pair[0].snap.state, pair[1].snap.state);
+            if edge.0 != edge.1 && !taken.contains(&edge) {
+                taken.push(edge);
+            }
+        }
+        taken
+    }
+
+    /// The transitions one action could take from the viewed state now: each
+    /// action the model would accept here (the worker's answer to a
+    /// cancellation included) with the state it leads to. A Step counts with
+    /// the agent's next move only.
+    pub fn possible_transitions(&self) -> Vec<(TaskState, TaskState)> {
+        let snap = *self.snapshot();
+        let from = snap.state;
+        let token = self.resume_token().unwrap_or_default().to_string();
+        let candidates = [
+            (Action::Step, None),
+            (Action::SupplyClarification("x".into()), Some(Working)),
+            (Action::Authorize, Some(Working)),
+            (Action::RequestCancellation, Some(Canceled)),
+            (
+                Action::PauseTask {
+                    mode: PauseMode::InterruptImmediate,
+                    reason: String::new(),
+                },
+                Some(Paused),
+            ),
+            (
+                Action::ResumeTask {
+                    token,
+                    input: None,
+                    continue_transcript: false,
+                },
+                Some(Working),
+            ),
+            (
+                Action::FireEvent(self.config().resume_event.as_str().to_string()),
+                Some(Working),
+            ),
+        ];
+        let mut possible = Vec::new();
+        for (action, to) in candidates {
+            if self.would_record(&action) {
+                let to = to.or_else(|| snap.advance(self.config()).map(|(next, _)| next.state));
+                if let Some(to) = to.filter(|&to| to != from) {
+                    if !possible.contains(&(from, to)) {
+                        possible.push((from, to));
+                    }
+                }
+            }
+        }
+        possible
+    }
+}
+
+/// What a stretch of the time bar shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Span {
+    /// Active seconds of one work unit (1-based). `lost` marks work thrown
+    /// away by an `interrupt_immediate` pause (proposal).
+    Work { unit: u8, lost: bool },
+    /// Waiting in an interruption or a pause, until the task moved on.
+    /// `minutes` is the waiting clock's advance (0 for INPUT_REQUIRED and
+    /// AUTH_REQUIRED, whose waiting the simulated clock does not count).
+    Wait { state: TaskState, minutes: u32 },
+    /// Planned work not done yet (only drawn while the task can still work).
+    Planned,
+}
+
+/// One stretch of the time bar, in bar units (one unit = one active second).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Segment {
+    pub x: u32,
+    pub w: u32,
+    pub span: Span,
+}
+
+/// A point event on the time bar.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub x: u32,
+    /// The state the task entered there (FAILED, CANCELED, COMPLETED, REJECTED).
+    pub state: TaskState,
+}
+
+/// How wide a waiting gap is drawn, in bar units, whatever its length.
+pub const GAP_UNITS: u32 = 3;
+
+/// The viewed task laid out along active time: worked seconds per unit,
+/// waiting as fixed-width gaps, terminal events as marks, and where each
+/// recorded state sits so the bar can follow and drive seeking.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimeBar {
+    pub segments: Vec<Segment>,
+    pub marks: Vec<Mark>,
+    /// Where each recorded state of the viewed task sits (record index → x).
+    pub record_x: Vec<u32>,
+    /// The bar's whole width in bar units.
+    pub width: u32,
+    /// The viewed record's x: the cursor.
+    pub cursor: u32,
+}
+
+impl TimeBar {
+    /// Lays out the viewed task's whole branch (later states included, so the
+    /// cursor can move over them).
+    pub fn of(exp: &Experiment) -> TimeBar {
+        let config = exp.config();
+        let records = exp.viewed_task().records();
+        let mut bar = TimeBar {
+            segments: Vec::new(),
+            marks: Vec::new(),
+            record_x: Vec::with_capacity(records.len()),
+            width: 0,
+            cursor: 0,
+        };
+        let mut x = 0;
+        let mut wait: Option<(TaskState, u32)> = None;
+        bar.record_x.push(0);
+        for pair in records.windows(2) {
+            let (a, b) = (pair[0].snap, pair[1].snap);
+            if a.state.is_interrupted() || a.state == Paused {
+                let minutes = (b.waiting_s - a.waiting_s) / super::pause::WAIT_STEP_S;
+                let w = wait.get_or_insert((a.state, 0));
+                w.1 += minutes;
+                if b.state != Paused || a.state != Paused {
+                    bar.push(
+                        x,
+                        GAP_UNITS,
+                        Span::Wait {
+                            state: w.0,
+                            minutes: w.1,
+                        },
+                    );
+                    x += GAP_UNITS;
+                    wait = None;
+                }
+            }
+            if b.active_s > a.active_s {
+                let unit = a.completed_units + 1;
+                bar.push(x, b.active_s - a.active_s, Span::Work { unit, lost: false });
+                x += b.active_s - a.active_s;
+            }
+            if b.lost_s > a.lost_s {
+                bar.mark_lost(b.lost_s - a.lost_s);
+            }
+            if b.state.is_terminal() && !a.state.is_terminal() {
+                bar.marks.push(Mark { x, state: b.state });
+            }
+            bar.record_x.push(x);
+        }
+        let last = records[records.len() - 1].snap;
+        if last.state.is_interrupted() || last.state == Paused {
+            // Still waiting at the branch's end: an open gap.
+            let (state, minutes) = wait.unwrap_or((last.state, 0));
+            bar.push(x, GAP_UNITS, Span::Wait { state, minutes });
+            x += GAP_UNITS;
+        }
+        if !last.state.is_terminal() {
+            let planned = u32::from(config.work_units) * u32::from(config.seconds_per_unit);
+            let left = planned.saturating_sub(last.active_s - last.lost_s);
+            if left > 0 {
+                bar.push(x, left, Span::Planned);
+                x += left;
+            }
+        }
+        bar.width = x.max(1);
+        bar.cursor = bar.record_x[exp.position()];
+        bar
+    }
+
+    /// Appends a segment, merging it into the previous one of the same span.
+    fn push(&mut self, x: u32, w: u32, span: Span) {
+        match self.segments.last_mut() {
+            Some(last)
+                if last.span == span
+                    && last.x + last.w == x
+                    && !matches!(span, Span::Wait { .. }) =>
+            {
+                last.w += w;
+            }
+            _ => self.segments.push(Segment { x, w, span }),
+        }
+    }
+
+    /// Marks the last `seconds` of work as lost (redone after the resume).
+    /// They are the in-flight unit's work since its last resume, so they all
+    /// lie in the newest work segment.
+    fn mark_lost(&mut self, seconds: u32) {
+        let Some(seg) = self.segments.last_mut() else {
+            return;
+        };
+        if let Span::Work { unit, lost: false } = seg.span {
+            let take = seconds.min(seg.w);
+            seg.w -= take;
+            let x = seg.x + seg.w;
+            if seg.w == 0 {
+                self.segments.pop();
+            }
+            self.segments.push(Segment {
+                x,
+                w: take,
+                span: Span::Work { unit, lost: true },
+            });
+        }
+    }
+
+    /// The recorded state to show when the bar is clicked at `x` (bar units):
+    /// the last one reached at or before `x`, or the first after it when none is.
+    pub fn record_at(&self, x: u32) -> usize {
+        match self.record_x.partition_point(|&rx| rx <= x) {
+            0 => 0,
+            n => n - 1,
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Lifecycle: the state diagram and the time bar.
+//!
+//! Both are drawn as SVG markup by plain functions of the experiment
+//! ([`diagram_svg`], [`timebar_svg`]), so each panel is one reactive closure and
+//! the drawing is testable without a browser. Neither holds user text.
+
+use super::store::Store;
+use crate::model::{Experiment, Span, TaskState, TimeBar, FORBIDDEN, TRANSITIONS};
+use leptos::prelude::*;
+use std::fmt::Write;
+use wasm_bindgen::JsCast;
+use TaskState::{
+    AuthRequired, Canceled, Completed, Failed, InputRequired, Paused, Rejected, Submitted, Working,
+};
+
+/// Diagram size (SVG user units).
+const DIAGRAM_W: i32 = 500;
+const DIAGRAM_H: i32 = 300;
+/// Node box height and the width of one monospace character of its label.
+const NODE_H: i32 = 30;
+const CHAR_W: i32 = 7;
+
+/// Where each state sits: SUBMITTED on the left, WORKING in the middle with
+/// its interruptions below and the proposal's PAUSED above, and the
+/// terminal states on the right (REJECTED under SUBMITTED).
+const fn node_at(s: TaskState) -> (i32, i32) {
+    match s {
+        Submitted => (50, 150),
+        Rejected => (50, 266),
+        Paused => (166, 36),
+        Working => (266, 150),
+        InputRequired => (166, 262),
+        AuthRequired => (356, 262),
+        Completed => (452, 36),
+        Failed => (452, 116),
+        Canceled => (452, 196),
+    }
+}
+
+/// The diagram's label of a state: its ProtoJSON name without `TASK_STATE_`.
+fn short_name(s: TaskState) -> &'static str {
+    &s.name()["TASK_STATE_".len()..]
+}
+
+fn half_width(s: TaskState) -> i32 {
+    (short_name(s).len() as i32 * CHAR_W + 16) / 2
+}
+
+/// How far an edge bows sideways: the two directions of a pair bow apart,
+/// and SUBMITTED → CANCELED bows under WORKING.
+fn bend(from: TaskState, to: TaskState) -> i32 {
+    if (from, to) == (Submitted, Canceled) {
+        return -34;
+    }
+    let paired = TRANSITIONS.iter().any(|e| e.from == to && e.to == from);
+    if paired {
+        10
+    } else {
+        0
+    }
+}
+
+/// The point where the ray from the centre of `s` towards `(tx, ty)` leaves its box.
+fn exit_point(s: TaskState, tx: i32, ty: i32) -> (i32, i32) {
+    let (x, y) = node_at(s);
+    let (dx, dy) = ((tx - x) as f32, (ty - y) as f32);
+    let (hw, hh) = (half_width(s) as f32 + 2.0, (NODE_H / 2) as f32 + 2.0);
+    let sx = if dx == 0.0 { f32::MAX } else { hw / dx.abs() };
+    let sy = if dy == 0.0 { f32::MAX } else { hh / dy.abs() };
+    let k = sx.min(sy).min(1.0);
+    (x + (dx * k) as i32, y + (dy * k) as i32)
+}
+
+/// An edge's path: a quadratic curve bowed by [`bend`], clipped to both boxes.
+fn edge_path(out: &mut String, from: TaskState, to: TaskState) {
+    let ((x1, y1), (x2, y2)) = (node_at(from), node_at(to));
+    let (mx, my) = ((x1 + x2) / 2, (y1 + y2) / 2);
+    let (dx, dy) = ((x2 - x1) as f32, (y2 - y1) as f32);
+    let len = (dx * dx + dy * dy).sqrt().max(1.0);
+    let b = bend(from, to) as f32;
+    // The control point, pushed to the left of the direction of travel.
+    let (cx, cy) = (mx + (dy / len * b) as i32, my - (dx / len * b) as i32);
+    let (sx, sy) = exit_point(from, cx, cy);
+    let (ex, ey) = exit_point(to, cx, cy);
+    let _ = write!(out, "M{sx} {sy}Q{cx} {cy} {ex} {ey}");
+}
+
+/// The state diagram of the viewed task as SVG markup: every v1.0 state and
+/// transition (and the proposal's when it is on), the current state
+/// highlighted, edges taken so far solid and marked, edges one action could
+/// take now dashed in the accent colour, and INPUT_REQUIRED ↔ PAUSED crossed out.
+pub fn diagram_svg(exp: &Experiment) -> String {
+    let proposal = exp.config().pause_proposal;
+    let current = exp.snapshot().state;
+    let taken = exp.taken_transitions();
+    let possible = exp.possible_transitions();
+    let mut s = String::with_capacity(6 * 1024);
+    let _ = write!(
+        s,
+        "<svg viewBox=\"0 0 {DIAGRAM_W} {DIAGRAM_H}\" role=\"img\" aria-labelledby=\"diagram-title\" data-testid=\"diagram-svg\">\
+         <title id=\"diagram-title\">State diagram: the task is {}</title>\
+         <defs>",
+        current.name()
+    );
+    for (id, class) in [
+        ("arrow", "a-plain"),
+        ("arrow-taken", "a-taken"),
+        ("arrow-possible", "a-possible"),
+    ] {
+        let _ = write!(
+            s,
+            "<marker id=\"{id}\" class=\"{class}\" viewBox=\"0 0 10 10\" refX=\"9\" refY=\"5\" markerWidth=\"7\" markerHeight=\"7\" orient=\"auto-start-reverse\"><path d=\"M0 0L10 5L0 10z\"/></marker>"
+        );
+    }
+    s.push_str("</defs>");
+    for e in TRANSITIONS.iter().filter(|e| proposal || !e.proposal) {
+        let is_taken = taken.contains(&(e.from, e.to));
+        let is_possible = possible.contains(&(e.from, e.to));
+        let (class, arrow) = match (is_possible, is_taken) {
+            (true, _) => ("edge possible", "arrow-possible"),
+            (false, true) => ("edge taken", "arrow-taken"),
+            _ => ("edge", "arrow"),
+        };
+        let _ = write!(
+            s,
+            "<path class=\"{class}{}\" data-edge=\"{}-{}\" marker-end=\"url(#{arrow})\" d=\"",
+            if e.proposal { " proposal" } else { "" },
+            short_name(e.from),
+            short_name(e.to)
+        );
+        edge_path(&mut s, e.from, e.to);
+        let _ = write!(
+            s,
+            "\"><title>{} → {}: {}{}</title></path>",
+            e.from.name(),
+            e.to.name(),
+            e.label,
+            if e.proposal { " (proposal)" } else { "" }
+        );
+    }
+    if proposal {
+        let (a, b) = FORBIDDEN;
+        let ((x, y1), (_, y2)) = (node_at(b), node_at(a));
+        let (top, bottom) = (y1 + NODE_H / 2 + 4, y2 - NODE_H / 2 - 4);
+        let my = top + (bottom - top) / 3;
+        let _ = write!(
+            s,
+            "<g class=\"forbidden\" data-edge=\"forbidden\"><title>{} ↔ {}: never adjacent (proposal)</title>\
+             <path d=\"M{x} {top}V{bottom}\"/>\
+             <path class=\"cross\" d=\"M{} {}l12 12m0 -12l-12 12\"/></g>",
+            a.name(),
+            b.name(),
+            x - 6,
+            my - 6
+        );
+    }
+    for state in TaskState::ALL.into_iter().chain(proposal.then_some(Paused)) {
+        let (x, y) = node_at(state);
+        let hw = half_width(state);
+        let _ = write!(
+            s,
+            "<g class=\"node {}{}{}\" data-state=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{NODE_H}\" rx=\"7\"/>\
+             <text x=\"{x}\" y=\"{}\">{}</text><title>{}{}</title></g>",
+            state.family(),
+            if state == current { " current" } else { "" },
+            if state.is_proposal() { " proposal" } else { "" },
+            state.name(),
+            x - hw,
+            y - NODE_H / 2,
+            2 * hw,
+            y + 4,
+            short_name(state),
+            state.name(),
+            if state.is_proposal() { " (proposal, not part of A2A v1.0)" } else { "" }
+        );
+    }
+    s.push_str("</svg>");
+    s
+}
+
+/// The time bar's height in pixels; its width follows the panel.
+const BAR_H: u32 = 46;
+
+/// A position along the bar as a percentage with one decimal, e.g. `12.5%`
+/// (percentages keep the labels unstretched at any width).
+struct Pct(u32);
+
+impl std::fmt::Display for Pct {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}%", self.0 / 10, self.0 % 10)
+    }
+}
+
+/// The time bar of the viewed task as SVG markup: each unit's worked seconds
+/// (alternately shaded, lost work hatched), waiting as gaps, the planned
+/// rest outlined, FAILED / CANCELED / COMPLETED / REJECTED marked, and a cursor
+/// at the viewed state.
+pub fn timebar_svg(bar: &TimeBar) -> String {
+    // Per mille of the bar's width.
+    let pm = |x: u32| (u64::from(x) * 1000 / u64::from(bar.width)) as u32;
+    let mut s = String::with_capacity(2048);
+    let _ = write!(
+        s,
+        "<svg height=\"{BAR_H}\" aria-hidden=\"true\" data-testid=\"timebar-svg\">"
+    );
+    for seg in &bar.segments {
+        let (x, w) = (pm(seg.x), pm(seg.x + seg.w) - pm(seg.x));
+        let (class, label) = match seg.span {
+            Span::Work { unit, lost } => (
+                match (lost, unit % 2) {
+                    (true, _) => "work lost",
+                    (false, 1) => "work odd",
+                    _ => "work even",
+                },
+                format!("{unit}"),
+            ),
+            Span::Wait { state, minutes } => (
+                match state {
+                    InputRequired => "wait input",
+                    AuthRequired => "wait auth",
+                    _ => "wait paused",
+                },
+                match (state, minutes) {
+                    (InputRequired, _) => "input".to_string(),
+                    (AuthRequired, _) => "auth".to_string(),
+                    (_, 0) => "paused".to_string(),
+                    (_, m) => format!("{m} min"),
+                },
+            ),
+            Span::Planned => ("planned", String::new()),
+        };
+        let _ = write!(
+            s,
+            "<rect class=\"{class}\" x=\"{}\" y=\"8\" width=\"{}\" height=\"24\"/>",
+            Pct(x),
+            Pct(w)
+        );
+        // Labels only where they fit (a 600 px bar; CSS hides them when narrower).
+        if !label.is_empty() && w as usize * 6 / 10 >= label.len() * 8 + 4 {
+            let _ = write!(s, "<text x=\"{}\" y=\"25\">{label}</text>", Pct(x + w / 2));
+        }
+    }
+    for mark in &bar.marks {
+        let x = Pct(pm(mark.x).clamp(3, 997));
+        let _ = write!(
+            s,
+            "<line class=\"mark {}\" x1=\"{x}\" x2=\"{x}\" y1=\"2\" y2=\"38\"><title>{}</title></line>",
+            short_name(mark.state).to_ascii_lowercase(),
+            mark.state.name()
+        );
+    }
+    let c = Pct(pm(bar.cursor).clamp(2, 998));
+    let _ = write!(
+        s,
+        "<line class=\"cursor\" data-x=\"{}\" x1=\"{c}\" x2=\"{c}\" y1=\"0\" y2=\"40\"/>\
+         <circle class=\"cursor\" cx=\"{c}\" cy=\"41\" r=\"4\"/></svg>",
+        bar.cursor
+    );
+    s
+}
+
+/// A sentence for screen readers and for the panel's caption: where the
+/// cursor is and what the bar holds.
+pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
+    let waits = bar
+        .segments
+        .iter()
+        .filter(|s| matches!(s.span, Span::Wait { .. }))
+        .count();
+    format!(
+        "Time bar: state {} of {} at {} s active; {} wait{} drawn as gaps. Click the bar to go to that moment.",
+        exp.position() + 1,
+        exp.viewed_task().records().len(),
+        exp.snapshot().active_s,
+        waits,
+        if waits == 1 { "" } else { "s" },
+    )
+}
+
+/// The transitions one action could take now, as a sentence.
+pub fn possible_summary(exp: &Experiment) -> String {
+    let possible = exp.possible_transitions();
+    if exp.is_read_only() {
+        return "Viewing an earlier task: read-only.".into();
+    }
+    if possible.is_empty() {
+        return format!("Nothing can leave {} now.", exp.snapshot().state.name());
+    }
+    let mut s = String::from("Possible with one action now: ");
+    for (i, (from, to)) in possible.iter().enumerate() {
+        if i > 0 {
+            s.push_str("; ");
+        }
+        let label = TRANSITIONS
+            .iter()
+            .find(|e| e.from == *from && e.to == *to)
+            .map_or("", |e| e.label);
+        let _ = write!(s, "{} → {} ({label})", short_name(*from), short_name(*to));
+    }
+    s.push('.');
+    s
+}
+
+#[component]
+pub fn DiagramPanel() -> impl IntoView {
+    let store = expect_context::<Store>();
+    view! {
+        <section class="panel lifecycle" aria-labelledby="diagram-h">
+            <h2 id="diagram-h">"Lifecycle"</h2>
+            <div class="diagram" data-testid="diagram" inner_html=move || store.exp.with(diagram_svg)></div>
+            <p class="legend" aria-hidden="true">
+                <span class="key current">"current"</span>
+                <span class="key taken">"taken"</span>
+                <span class="key possible">"possible now"</span>
+                {move || store.exp.with(|e| e.config().pause_proposal).then(|| view! {
+                    <span class="key forbidden">"never adjacent (proposal)"</span>
+                })}
+            </p>
+            <p class="readout" data-testid="possible-now">{move || store.exp.with(possible_summary)}</p>
+        </section>
+    }
+}
+
+/// The time bar under the recorded-states slider; clicking it seeks.
+#[component]
+pub fn TimeBarView() -> impl IntoView {
+    let store = expect_context::<Store>();
+    let bar = Memo::new(move |_| store.exp.with(TimeBar::of));
+    let seek = move |ev: web_sys::MouseEvent| {
+        let Some(el) = ev
+            .current_target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        else {
+            return;
+        };
+        let rect = el.get_bounding_client_rect();
+        if rect.width() <= 0.0 {
+            return;
+        }
+        let frac = ((f64::from(ev.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0);
+        let target =
+            bar.with_untracked(|b| b.record_at((frac * f64::from(b.width)).round() as u32));
+        store.seek(target);
+    };
+    view! {
+        <div
+            class="timebar"
+            data-testid="timebar"
+            role="img"
+            aria-label=move || bar.with(|b| store.exp.with(|e| timebar_summary(e, b)))
+            inner_html=move || bar.with(timebar_svg)
+            on:click=seek
+        ></div>
+    }
+}
