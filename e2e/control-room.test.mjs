@@ -175,7 +175,7 @@ test('Export transcript downloads the whole run as JSON Lines', async () => {
   await page.context().close();
 });
 
-test('axe-core finds no accessibility violation: idle, interrupted, viewing the past, terminal', async () => {
+test('axe-core finds no accessibility violation: idle, playing, interrupted, viewing the past, terminal', async () => {
   const page = await openPage(browser);
   const check = async (when) => {
     const violations = await axeViolations(page);
@@ -183,6 +183,11 @@ test('axe-core finds no accessibility violation: idle, interrupted, viewing the 
     assert.deepEqual(summary, [], `axe violations when ${when}`);
   };
   await check('idle');
+  await page.getByLabel('Speed').selectOption({ label: '0.5×' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Pause' }).waitFor();
+  await check('playing');
+  await page.getByRole('button', { name: 'Pause' }).click();
   await page.getByRole('button', { name: 'Set up experiment 1' }).click();
   for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');

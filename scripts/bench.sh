@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Benchmarks that print numbers (never pass/fail on speed):
 #   - the model: Steps per second, bytes per recorded state, seek time;
-#   - the release page's transfer size: wasm, JS and CSS, gzip -9;
+#   - the release page's transfer size: wasm, JS and CSS, gzip -9, beside a
+#     minimal Leptos counter built in the same run with the same profile;
 #   - Step click-to-DOM latency in headless Chromium with 10 000 trace entries.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -10,16 +11,34 @@ source scripts/setup.sh >/dev/null
 echo "--- model (cargo run --release --example bench_model)"
 cargo run --quiet --release --example bench_model
 
-echo "--- page size (trunk build --release, gzip -9)"
+echo "--- page size (trunk build --release, gzip -9), beside a minimal Leptos counter"
+# Sums wasm + JS + CSS of a dist folder, gzip -9; prints one line per file.
+page_size() {
+  local dir=$1 total=0 raw gz f
+  for f in "$dir"/*.wasm "$dir"/*.js "$dir"/*.css; do
+    [ -e "$f" ] || continue
+    raw=$(stat -c %s "$f")
+    gz=$(gzip -9c "$f" | wc -c)
+    total=$((total + gz))
+    printf '    %-5s %8d B raw %8d B gzip\n' "${f##*.}" "$raw" "$gz" >&2
+  done
+  echo "$total"
+}
+kb() { awk -v b="$1" 'BEGIN { printf "%.1f KB", b / 1024 }'; }
+
 trunk build --release >/dev/null 2>&1 || trunk build --release
-total=0
-for f in dist/*.wasm dist/*.js dist/*.css; do
-  raw=$(stat -c %s "$f")
-  gz=$(gzip -9c "$f" | wc -c)
-  total=$((total + gz))
-  printf '  %-8s %8d B raw %8d B gzip\n' "${f##*.}" "$raw" "$gz"
-done
-printf '  total    %8s       %8d B gzip (%.1f KB)\n' "" "$total" "$(awk -v b="$total" 'BEGIN { print b / 1024 }')"
+echo "  control room:"
+page=$(page_size dist)
+# The yardstick: bench/counter, the smallest Leptos CSR app, built in this run
+# with the same pinned versions (this Cargo.lock), profile, wasm-bindgen and wasm-opt.
+cp Cargo.lock bench/counter/Cargo.lock
+(cd bench/counter && CARGO_TARGET_DIR="$PWD/../../target" trunk build --release >/dev/null 2>&1 ||
+  CARGO_TARGET_DIR="$PWD/../../target" trunk build --release)
+echo "  minimal Leptos counter (bench/counter):"
+counter=$(page_size bench/counter/dist)
+printf '  control room %s gzip; counter %s gzip; ratio %s (issue budget: within 3x, i.e. %s)\n' \
+  "$(kb "$page")" "$(kb "$counter")" "$(awk -v a="$page" -v b="$counter" 'BEGIN { printf "%.2fx", a / b }')" \
+  "$(kb $((counter * 3)))"
 
 echo "--- Step latency (Playwright, headless Chromium)"
 port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
