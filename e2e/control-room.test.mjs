@@ -1,27 +1,18 @@
 // The control room end to end on the release build: the two experiments of
 // the brief, branch discard, and a long random session with no errors.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { assertNoErrors, axeViolations, launch, openPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
-const text = (page, id) => page.getByTestId(id).innerText();
-const waitState = (page, name, timeout = 15_000) =>
-  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout });
 
 async function setSpeed(page, label) {
   await page.getByLabel('Speed').selectOption({ label });
 }
 
 test('resume an interruption, not a terminal task', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   await page.getByLabel('Require input before unit').fill('2');
   assert.match(await text(page, 'notice'), /fresh experiment/);
   await setSpeed(page, '10×');
@@ -67,7 +58,7 @@ test('resume an interruption, not a terminal task', async () => {
 });
 
 test('stepping from an earlier recorded state discards exactly the later branch', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 6; i++) await step.click();
   assert.equal(await page.getByTestId('trace-entry').count(), 8);
@@ -91,7 +82,7 @@ test('stepping from an earlier recorded state discards exactly the later branch'
 });
 
 test('1 000 random clicks and key presses: no panic, no console error', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   let seed = 0xa2a;
   const rand = (n) => {
     seed = (seed * 1103515245 + 12345) % 2147483648;
@@ -131,7 +122,7 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
 });
 
 test('Export transcript downloads the whole run as JSON Lines', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   await page.getByLabel('Require authorization before unit').fill('1');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_AUTH_REQUIRED');
@@ -176,7 +167,7 @@ test('Export transcript downloads the whole run as JSON Lines', async () => {
 });
 
 test('axe-core finds no accessibility violation: idle, playing, interrupted, viewing the past, terminal', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   const check = async (when) => {
     const violations = await axeViolations(page);
     const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).join(', ')})`);

@@ -1,17 +1,11 @@
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 test('first page: a new task is submitted, Step moves it to working', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
 
   assert.match(await page.getByRole('heading', { level: 1 }).innerText(), /A2A Task Control Room/);
   assert.match(
@@ -30,7 +24,7 @@ test('first page: a new task is submitted, Step moves it to working', async () =
 });
 
 test('a strict Content-Security-Policy holds: no inline script runs but the hashed bootstrap', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   const policy = await page.locator('meta[http-equiv="Content-Security-Policy"]').getAttribute('content');
   assert.match(policy, /default-src 'self'/);
   assert.match(policy, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*'/);

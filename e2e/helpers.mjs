@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { after, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
@@ -26,6 +27,28 @@ const ARGS = [
 export function launch() {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: ARGS });
 }
+
+/**
+ * One headless Chromium for the calling test file: launched before its first
+ * test, closed after its last. Returns a function that gives the browser.
+ */
+export function sharedBrowser() {
+  let browser;
+  before(async () => {
+    browser = await launch();
+  });
+  after(async () => {
+    await browser?.close();
+  });
+  return () => browser;
+}
+
+/** The text of the element with `data-testid` `id`. */
+export const text = (page, id) => page.getByTestId(id).innerText();
+
+/** Waits until the Inspect panel shows state `name` (e.g. `TASK_STATE_WORKING`). */
+export const waitState = (page, name, timeout = 15_000) =>
+  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout });
 
 // Problems seen by each page: console errors, uncaught exceptions, CSP violations.
 const problems = new WeakMap();

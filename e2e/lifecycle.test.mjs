@@ -1,26 +1,17 @@
 // The state diagram and the time bar on the release build, and a whole
 // experiment driven with the keyboard alone.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { assertNoErrors, axeViolations, launch, openPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
-const text = (page, id) => page.getByTestId(id).innerText();
-const waitState = (page, name) =>
-  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout: 15_000 });
 const current = (page) => page.locator('[data-testid=diagram] .node.current').getAttribute('data-state');
 const edgeClass = (page, edge) => page.locator(`[data-testid=diagram] [data-edge="${edge}"]`).getAttribute('class');
 const cursorX = (page) => page.locator('[data-testid=timebar] line.cursor').getAttribute('data-x');
 
 test('the state diagram follows playback and seek', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   assert.equal(await current(page), 'TASK_STATE_SUBMITTED');
   assert.equal(await page.locator('[data-testid=diagram] .node').count(), 8, 'the eight v1.0 states');
   assert.equal(await page.locator('[data-testid=diagram] [data-state=TASK_STATE_PAUSED]').count(), 0);
@@ -66,7 +57,7 @@ test('the state diagram follows playback and seek', async () => {
 });
 
 test('the time bar draws work, waits and the failure, follows seek, and seeks when clicked', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   await page.getByLabel('Work units').fill('3');
   await page.getByLabel('Seconds per unit').fill('4');
   await page.getByLabel('Require input before unit').fill('2');
@@ -123,7 +114,7 @@ async function tabTo(page, name, { back = false, limit = 120 } = {}) {
 }
 
 test('a whole experiment with the keyboard alone', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   // Require clarification before unit 2: the slider moves with the arrow keys.
   await tabTo(page, 'Require input before unit');
   await page.keyboard.press('ArrowRight');
@@ -171,4 +162,38 @@ test('a whole experiment with the keyboard alone', async () => {
   assert.deepEqual((await axeViolations(page)).map((v) => v.id), []);
   assertNoErrors(page);
   await page.context().close();
+});
+
+test('nothing on the page shifts while a task plays', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    await page.getByLabel('Work units').fill('3');
+    await page.getByLabel('Require input before unit').fill('2');
+    await page.getByLabel('Speed').selectOption({ label: '10×' });
+    // Layout shifts not caused by recent input, as the browser reports them.
+    await page.evaluate(() => {
+      window.__shifts = [];
+      new PerformanceObserver((list) => {
+        for (const e of list.getEntries()) {
+          if (!e.hadRecentInput) {
+            const name = (n) => {
+              const el = n?.nodeType === 3 ? n.parentElement : n;
+              return el ? `${el.nodeName.toLowerCase()}.${el.className || el.dataset?.testid || ''}` : '?';
+            };
+            const nodes = e.sources.map((s) => name(s.node)).join(', ');
+            window.__shifts.push(`${e.value.toFixed(6)} (${nodes})`);
+          }
+        }
+      }).observe({ type: 'layout-shift' });
+    });
+    await page.getByRole('button', { name: 'Play' }).click();
+    await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+    await page.getByRole('button', { name: 'Supply clarification' }).click();
+    await page.getByRole('button', { name: 'Play' }).click();
+    await waitState(page, 'TASK_STATE_COMPLETED');
+    await page.waitForTimeout(300);
+    assert.deepEqual(await page.evaluate(() => window.__shifts), [], `layout shifts at ${viewport.width}px`);
+    assertNoErrors(page);
+    await page.context().close();
+  }
 });

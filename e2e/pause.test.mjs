@@ -1,25 +1,16 @@
 // The proposed pause/resume lifecycle (not part of A2A v1.0) on the release
 // build: the RFC's reference scenarios (a)–(h), driven from the page.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { assertNoErrors, axeViolations, launch, openPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
-const text = (page, id) => page.getByTestId(id).innerText();
-const waitState = (page, name) =>
-  page.getByTestId('task-state').filter({ hasText: name }).waitFor({ timeout: 15_000 });
 const click = (page, id) => page.locator(`#${id}`).click();
 
 /** A fresh page with the proposal on and the given proposal settings. */
 async function proposalPage({ park = 0, event = '', timeout = 0, onTimeout = 'fail' } = {}) {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   assert.equal(await page.locator('#act-pause').count(), 0, 'nothing of the proposal while off');
   await page.getByLabel('Proposed pause/resume').check();
   if (park) await page.getByLabel('Agent self-parks before unit').fill(String(park));

@@ -4,16 +4,10 @@ import assert from 'node:assert/strict';
 import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, test } from 'node:test';
-import { assertNoErrors, launch, openPage } from './helpers.mjs';
+import { test } from 'node:test';
+import { assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
 
-let browser;
-before(async () => {
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-});
+const browser = sharedBrowser();
 
 /** Everything that must come back identical. */
 async function snapshot(page) {
@@ -46,7 +40,7 @@ async function someRun(page) {
 }
 
 test('a reload restores the run exactly', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   const before = await someRun(page);
   assert.equal(before.tasks.length, 2);
   await page.reload();
@@ -59,7 +53,7 @@ test('a reload restores the run exactly', async () => {
 });
 
 test('a copied link reproduces the run in a fresh browser; a run file imports it', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   const before = await someRun(page);
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByLabel('Link to this run').inputValue();
@@ -73,13 +67,13 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   await writeFile(file, await readFile(await download.path(), 'utf8'));
   await page.context().close();
 
-  const fresh = await openPage(browser, link);
+  const fresh = await openPage(browser(), link);
   assert.deepEqual(await snapshot(fresh), before);
   assert.ok(!fresh.url().includes('#run='), 'the link is consumed');
   assertNoErrors(fresh);
   await fresh.context().close();
 
-  const other = await openPage(browser);
+  const other = await openPage(browser());
   await other.locator('#import-run').setInputFiles(file);
   await other.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
   assert.deepEqual(await snapshot(other), before);
@@ -88,7 +82,7 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
 });
 
 test('a corrupt checkpoint gets a message and a fresh run', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   await page.evaluate(() => localStorage.setItem('a2a-control-room/run', '{"format":"a2a-control-room/run","version":1,"config":'));
   await page.reload();
   await page.getByTestId('task-state').waitFor();
@@ -102,7 +96,7 @@ test('a corrupt checkpoint gets a message and a fresh run', async () => {
 });
 
 test('every kind of bad link or file is named, and the run in front of the user is untouched', async () => {
-  const page = await openPage(browser);
+  const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 3; i++) await step.click();
   await settle(page);
@@ -135,7 +129,7 @@ test('every kind of bad link or file is named, and the run in front of the user 
   await page.context().close();
 
   // A link that is not even correctly encoded.
-  const broken = await openPage(browser, '#run=%E0%A4%A');
+  const broken = await openPage(browser(), '#run=%E0%A4%A');
   assert.match(await broken.getByTestId('alert').innerText(), /shared link could not be opened: it is not correctly encoded/);
   assert.equal(await broken.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED');
   assertNoErrors(broken);

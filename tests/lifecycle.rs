@@ -14,13 +14,6 @@ use a2a_control_room::ui::{diagram_svg, possible_summary, timebar_svg};
 use common::*;
 use TaskState::*;
 
-fn proposal() -> Config {
-    Config {
-        pause_proposal: true,
-        ..cfg()
-    }
-}
-
 #[test]
 fn every_edge_joins_two_states_and_proposal_edges_touch_paused() {
     for e in TRANSITIONS {

@@ -11,13 +11,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use a2a_control_room::model::*;
 use common::*;
 
-fn proposal() -> Config {
-    Config {
-        pause_proposal: true,
-        ..cfg()
-    }
-}
-
 fn pause(mode: PauseMode) -> Action {
     Action::PauseTask {
         mode,

@@ -87,7 +87,7 @@ pub fn InspectPanel() -> impl IntoView {
                     {move || format!("{} s of {} s", snap().active_s, u32::from(n()) * u32::from(s()))}
                 </dd>
                 <dt>"Waiting time"</dt>
-                <dd>
+                <dd class="waiting">
                     <span data-testid="waiting-time">{move || format!("{} s", snap().waiting_s)}</span>
                     <Show when=move || state().is_interrupted()>
                         <span class="muted">" — the clock stands still while the task waits for you"</span>
@@ -130,6 +130,7 @@ pub fn InspectPanel() -> impl IntoView {
                 })
             })}
             <h3>"Final artifact"</h3>
+            <div class="final">
             {move || store.exp.with(|e| match e.final_artifact() {
                 Some(a) => view! {
                     <pre class="artifact" data-testid="final-artifact">{a.text}</pre>
@@ -138,6 +139,7 @@ pub fn InspectPanel() -> impl IntoView {
                     <p class="muted" data-testid="no-artifact">{e.no_artifact_reason()}</p>
                 }.into_any(),
             })}
+            </div>
         </section>
     }
 }

@@ -18,7 +18,7 @@ const DIAGRAM_W: i32 = 500;
 const DIAGRAM_H: i32 = 300;
 /// Node box height and the width of one monospace character of its label.
 const NODE_H: i32 = 30;
-const CHAR_W: i32 = 7;
+const CHAR_W: i32 = 8;
 
 /// Where each state sits: SUBMITTED on the left, WORKING in the middle with
 /// its interruptions below and the proposal's PAUSED above, and the

@@ -9,6 +9,14 @@ pub fn cfg() -> Config {
     Config::default()
 }
 
+/// The default settings with the proposed pause/resume lifecycle on.
+pub fn proposal() -> Config {
+    Config {
+        pause_proposal: true,
+        ..cfg()
+    }
+}
+
 pub fn exp(config: Config) -> Experiment {
     Experiment::new(config, IdSource::seeded(SEED)).expect("valid config")
 }
