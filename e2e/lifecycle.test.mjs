@@ -47,11 +47,15 @@ test('the state diagram follows playback and seek', async () => {
     await page.locator('[data-testid=diagram] [data-edge=forbidden] title').textContent(),
     /TASK_STATE_INPUT_REQUIRED ↔ TASK_STATE_PAUSED: never adjacent \(proposal\)/,
   );
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  assert.equal(await edgeClass(page, 'WORKING-PAUSED'), 'edge possible proposal');
+  await page.getByLabel('Pause mode').selectOption('interrupt_immediate');
   await page.getByRole('button', { name: 'Pause task' }).click();
   await waitState(page, 'TASK_STATE_PAUSED');
   assert.equal(await current(page), 'TASK_STATE_PAUSED');
-  assert.equal(await edgeClass(page, 'SUBMITTED-PAUSED'), 'edge taken proposal');
+  assert.equal(await edgeClass(page, 'WORKING-PAUSED'), 'edge taken proposal');
   assert.equal(await edgeClass(page, 'PAUSED-WORKING'), 'edge possible proposal');
+  assert.equal(await page.getByTestId('timebar').locator('rect.wait.paused').count(), 1);
   assertNoErrors(page);
   await page.context().close();
 });
@@ -75,7 +79,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   await waitState(page, 'TASK_STATE_FAILED');
   assert.equal(await bar.locator('rect.work').count(), 3, 'units 1, 2 and the failed part of 3');
   assert.equal(await bar.locator('line.mark.failed').count(), 1);
-  assert.equal(await bar.locator('rect.planned').count(), 0, 'nothing is planned after a failure');
+  assert.equal(await bar.locator('rect.planned.abandoned').count(), 1, 'the rest of the plan is abandoned');
   const end = Number(await cursorX(page));
   assert.ok(end > 0);
   assert.match(await bar.getAttribute('aria-label'), /Time bar: state \d+ of \d+ at 10 s active; 1 wait drawn as gaps/);
@@ -165,8 +169,13 @@ test('a whole experiment with the keyboard alone', async () => {
 });
 
 test('nothing on the page shifts while a task plays', async () => {
-  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+  for (const [viewport, proposal] of [
+    [{ width: 1280, height: 800 }, false],
+    [{ width: 390, height: 844 }, false],
+    [{ width: 1280, height: 800 }, true],
+  ]) {
     const page = await openPage(browser(), '', { viewport });
+    if (proposal) await page.getByLabel('Proposed pause/resume').check();
     await page.getByLabel('Work units').fill('3');
     await page.getByLabel('Require input before unit').fill('2');
     await page.getByLabel('Speed').selectOption({ label: '10×' });
@@ -192,7 +201,7 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByRole('button', { name: 'Play' }).click();
     await waitState(page, 'TASK_STATE_COMPLETED');
     await page.waitForTimeout(300);
-    assert.deepEqual(await page.evaluate(() => window.__shifts), [], `layout shifts at ${viewport.width}px`);
+    assert.deepEqual(await page.evaluate(() => window.__shifts), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
     assertNoErrors(page);
     await page.context().close();
   }

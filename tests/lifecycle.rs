@@ -127,6 +127,8 @@ fn possible_edges_are_what_one_legal_action_would_record() {
 #[test]
 fn possible_edges_with_the_proposal_include_pause_and_resume() {
     let mut e = exp(proposal());
+    // The RFC pauses WORKING tasks only.
+    assert!(!e.possible_transitions().contains(&(Submitted, Paused)));
     e.apply(Action::Step).unwrap();
     e.apply(Action::Step).unwrap();
     let now = e.possible_transitions();
@@ -151,6 +153,55 @@ fn possible_edges_with_the_proposal_include_pause_and_resume() {
 }
 
 #[test]
+fn a_pending_pause_makes_the_next_step_a_possible_pause() {
+    // Mid-unit, a finish_step pause waits for the unit to end; the Step that
+    // ends it pauses the task, and "possible now" says so.
+    let mut e = exp(Config {
+        seconds_per_unit: 2,
+        ..proposal()
+    });
+    e.apply(Action::Step).unwrap();
+    assert_eq!(e.snapshot().active_s, 1);
+    e.apply(Action::PauseTask {
+        mode: PauseMode::FinishStep,
+        reason: String::new(),
+    })
+    .unwrap();
+    assert_eq!(state(&e), Working);
+    assert!(e.possible_transitions().contains(&(Working, Paused)));
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), Paused);
+}
+
+#[test]
+fn pausing_a_submitted_task_is_refused_so_a_rejecting_agent_still_rejects() {
+    let mut e = exp(Config {
+        reject_before_execution: true,
+        ..proposal()
+    });
+    let pause = Action::PauseTask {
+        mode: PauseMode::InterruptImmediate,
+        reason: String::new(),
+    };
+    assert_eq!(e.legality(&pause), Err(Refusal::NotPausable(Submitted)));
+    assert_eq!(e.apply(pause), Err(Refusal::NotPausable(Submitted)));
+    assert_eq!(
+        e.possible_transitions(),
+        vec![(Submitted, Rejected), (Submitted, Canceled)]
+    );
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), Rejected);
+}
+
+fn seg(x: u32, w: u32, span: Span) -> Segment {
+    Segment { x, w, span }
+}
+
+fn work(unit: u8) -> Span {
+    Span::Work { unit, lost: false }
+}
+
+#[test]
 fn time_bar_lays_out_work_waits_and_marks() {
     let mut e = exp(Config {
         work_units: 3,
@@ -162,92 +213,96 @@ fn time_bar_lays_out_work_waits_and_marks() {
     run(&mut e, 100);
     assert_eq!(state(&e), InputRequired);
     let bar = TimeBar::of(&e);
+    let input = Span::Wait {
+        state: InputRequired,
+        minutes: 0,
+    };
     // Unit 1 worked (2 s), an open input gap, then 4 s still planned.
     assert_eq!(
         bar.segments,
         vec![
-            Segment {
-                x: 0,
-                w: 2,
-                span: Span::Work {
-                    unit: 1,
-                    lost: false
-                }
-            },
-            Segment {
-                x: 2,
-                w: GAP_UNITS,
-                span: Span::Wait {
-                    state: InputRequired,
-                    minutes: 0
-                }
-            },
-            Segment {
-                x: 2 + GAP_UNITS,
-                w: 4,
-                span: Span::Planned
-            },
+            seg(0, 2, work(1)),
+            seg(2, GAP_UNITS, input),
+            seg(5, 4, Span::Planned { abandoned: false }),
         ]
     );
-    assert_eq!(bar.cursor, 2);
+    assert_eq!(bar.cursor, 3, "a waiting state sits inside its gap");
     e.apply(Action::SupplyClarification("eu".into())).unwrap();
     run(&mut e, 100);
     assert_eq!(state(&e), Failed);
     let bar = TimeBar::of(&e);
-    let g = GAP_UNITS;
+    // Unit 3 fails in its first second; its other second stays planned, abandoned.
     assert_eq!(
         bar.segments,
         vec![
-            Segment {
-                x: 0,
-                w: 2,
-                span: Span::Work {
-                    unit: 1,
-                    lost: false
-                }
-            },
-            Segment {
-                x: 2,
-                w: g,
-                span: Span::Wait {
-                    state: InputRequired,
-                    minutes: 0
-                }
-            },
-            Segment {
-                x: 2 + g,
-                w: 2,
-                span: Span::Work {
-                    unit: 2,
-                    lost: false
-                }
-            },
-            Segment {
-                x: 4 + g,
-                w: 1,
-                span: Span::Work {
-                    unit: 3,
-                    lost: false
-                }
-            },
+            seg(0, 2, work(1)),
+            seg(2, GAP_UNITS, input),
+            seg(5, 2, work(2)),
+            seg(7, 1, work(3)),
+            seg(8, 1, Span::Planned { abandoned: true }),
         ]
     );
     assert_eq!(
         bar.marks,
         vec![Mark {
-            x: 5 + g,
+            x: 8,
             state: Failed
         }]
     );
-    assert_eq!(bar.width, 5 + g);
-    assert_eq!(bar.cursor, 5 + g);
+    assert_eq!((bar.width, bar.cursor), (9, 8));
     // Every recorded state has a place, never going backwards.
     assert_eq!(bar.record_x.len(), e.viewed_task().records().len());
     assert!(bar.record_x.windows(2).all(|w| w[0] <= w[1]));
 }
 
 #[test]
-fn time_bar_clicks_seek_to_the_moment_under_the_pointer() {
+fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
+    let mut rejected = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 2,
+        reject_before_execution: true,
+        ..cfg()
+    });
+    rejected.apply(Action::Step).unwrap();
+    let bar = TimeBar::of(&rejected);
+    assert_eq!(
+        bar.segments,
+        vec![seg(0, 4, Span::Planned { abandoned: true })]
+    );
+    assert_eq!(
+        bar.marks,
+        vec![Mark {
+            x: 0,
+            state: Rejected
+        }]
+    );
+
+    let mut canceled = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 2,
+        ..cfg()
+    });
+    canceled.apply(Action::Step).unwrap();
+    canceled.apply(Action::RequestCancellation).unwrap();
+    let bar = TimeBar::of(&canceled);
+    assert_eq!(
+        bar.segments,
+        vec![
+            seg(0, 1, work(1)),
+            seg(1, 3, Span::Planned { abandoned: true })
+        ]
+    );
+    assert_eq!(
+        bar.marks,
+        vec![Mark {
+            x: 1,
+            state: Canceled
+        }]
+    );
+}
+
+#[test]
+fn time_bar_clicks_go_to_the_nearest_recorded_state() {
     let mut e = exp(Config {
         work_units: 2,
         seconds_per_unit: 2,
@@ -257,10 +312,17 @@ fn time_bar_clicks_seek_to_the_moment_under_the_pointer() {
     let bar = TimeBar::of(&e);
     // Records: created (0), started (0), 1 s, 2 s, 3 s, 4 s (completed).
     assert_eq!(bar.record_x, vec![0, 0, 1, 2, 3, 4]);
-    assert_eq!(bar.record_at(0), 1, "the last state reached at x = 0");
-    assert_eq!(bar.record_at(2), 3);
-    assert_eq!(bar.record_at(99), 5);
-    e.seek(bar.record_at(2)).unwrap();
+    assert_eq!(bar.record_near(0), 1, "the latest state at x = 0");
+    assert_eq!(bar.record_near(2_000), 3);
+    assert_eq!(bar.record_near(2_400), 3);
+    assert_eq!(bar.record_near(2_600), 4);
+    assert_eq!(
+        bar.record_near(3_900),
+        5,
+        "the very end reaches the last state"
+    );
+    assert_eq!(bar.record_near(99_000), 5);
+    e.seek(bar.record_near(2_000)).unwrap();
     let bar = TimeBar::of(&e);
     assert_eq!(bar.cursor, 2, "the cursor follows the seek");
     // The later branch stays on the bar until something discards it.
@@ -268,16 +330,15 @@ fn time_bar_clicks_seek_to_the_moment_under_the_pointer() {
 }
 
 #[test]
-fn time_bar_draws_pauses_with_their_minutes_and_lost_work() {
+fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
     let mut e = exp(Config {
         work_units: 2,
         seconds_per_unit: 3,
         ..proposal()
     });
-    for _ in 0..3 {
-        e.apply(Action::Step).unwrap(); // start + 1 s, 2 s, 3 s? (start is zero-time)
+    for _ in 0..4 {
+        e.apply(Action::Step).unwrap();
     }
-    e.apply(Action::Step).unwrap();
     // 1 unit done and 1 s into unit 2: pause now, losing that second.
     assert_eq!(e.snapshot().active_s, 4);
     e.apply(Action::PauseTask {
@@ -295,41 +356,39 @@ fn time_bar_draws_pauses_with_their_minutes_and_lost_work() {
     })
     .unwrap();
     let bar = TimeBar::of(&e);
-    let g = GAP_UNITS;
     assert_eq!(
         bar.segments,
         vec![
-            Segment {
-                x: 0,
-                w: 3,
-                span: Span::Work {
-                    unit: 1,
-                    lost: false
-                }
-            },
-            Segment {
-                x: 3,
-                w: 1,
-                span: Span::Work {
+            seg(0, 3, work(1)),
+            seg(
+                3,
+                1,
+                Span::Work {
                     unit: 2,
                     lost: true
                 }
-            },
-            Segment {
-                x: 4,
-                w: g,
-                span: Span::Wait {
+            ),
+            seg(
+                4,
+                4,
+                Span::Wait {
                     state: Paused,
                     minutes: 2
                 }
-            },
-            Segment {
-                x: 4 + g,
-                w: 3,
-                span: Span::Planned
-            },
+            ),
+            seg(8, 3, Span::Planned { abandoned: false }),
         ]
     );
+    // The paused state and its two waited minutes each have their own place.
+    let n = bar.record_x.len();
+    assert_eq!(bar.record_x[n - 4..], [4, 6, 7, 8]);
+    for (i, &x) in bar.record_x.iter().enumerate() {
+        assert_eq!(
+            bar.record_near(u64::from(x) * 1000),
+            bar.record_x.iter().rposition(|&r| r == x).unwrap(),
+            "record {i}"
+        );
+    }
 }
 
 #[test]
@@ -346,6 +405,7 @@ fn the_diagram_marks_current_taken_possible_and_forbidden() {
     assert!(svg.contains(r#"class="edge taken" data-edge="SUBMITTED-WORKING""#));
     assert!(svg.contains(r#"class="edge possible" data-edge="INPUT_REQUIRED-WORKING""#));
     assert!(svg.contains(r#"class="edge" data-edge="WORKING-COMPLETED""#));
+    assert!(svg.contains(r#"class="edge unsimulated" data-edge="WORKING-REJECTED""#));
     assert!(
         !svg.contains("PAUSED"),
         "no proposal state while the proposal is off"
@@ -353,13 +413,32 @@ fn the_diagram_marks_current_taken_possible_and_forbidden() {
     assert_eq!(svg.matches("<g class=\"node").count(), 8);
     assert!(possible_summary(&e).contains("INPUT_REQUIRED → CANCELED (cancel accepted)"));
 
-    let on = exp(proposal());
+    let mut on = exp(proposal());
     let svg = diagram_svg(&on);
     assert_eq!(svg.matches("<g class=\"node").count(), 9);
     assert!(svg.contains(r#"class="node paused proposal" data-state="TASK_STATE_PAUSED""#));
     assert!(svg.contains(r#"data-edge="forbidden""#));
     assert!(svg.contains("never adjacent (proposal)"));
-    assert!(svg.contains(r#"class="edge possible proposal" data-edge="SUBMITTED-PAUSED""#));
+    assert!(svg.contains(r#"class="edge proposal" data-edge="WORKING-PAUSED""#));
+    on.apply(Action::Step).unwrap();
+    assert!(
+        diagram_svg(&on).contains(r#"class="edge possible proposal" data-edge="WORKING-PAUSED""#)
+    );
+    // An edge taken before and possible again is both.
+    on.apply(Action::PauseTask {
+        mode: PauseMode::InterruptImmediate,
+        reason: String::new(),
+    })
+    .unwrap();
+    let token = on.resume_token().unwrap().to_string();
+    on.apply(Action::ResumeTask {
+        token,
+        input: None,
+        continue_transcript: false,
+    })
+    .unwrap();
+    assert!(diagram_svg(&on)
+        .contains(r#"class="edge taken possible proposal" data-edge="WORKING-PAUSED""#));
 }
 
 #[test]
@@ -375,7 +454,7 @@ fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     assert_eq!(svg.matches("<rect").count(), 3);
     assert!(svg.contains(r#"class="wait input""#));
     assert!(svg.contains(r#"class="planned""#));
-    assert!(svg.contains(r#"class="cursor" data-x="2""#));
-    // Positions are percentages of the width (2 of 7 units = 28.5%).
-    assert!(svg.contains(r#"x1="28.5%""#), "{svg}");
+    assert!(svg.contains(r#"class="cursor" data-x="3""#));
+    // Positions are percentages of the width (3 of 7 units = 42.8%).
+    assert!(svg.contains(r#"x1="42.8%""#), "{svg}");
 }

@@ -206,23 +206,75 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
             );
         }
     }
-    for (from, to) in e.possible_transitions() {
-        prop_assert_eq!(from, e.snapshot().state);
+    // "Possible now" is exactly what one action would do: every candidate
+    // action, applied to a copy, takes one of its edges, and each of its
+    // edges is taken by some action.
+    let possible = e.possible_transitions();
+    let mut taken = Vec::new();
+    for action in diagram_candidates(e) {
+        let mut copy = e.clone();
+        let from = copy.snapshot().state;
+        // Sequence numbers are never reused, even when a branch is discarded.
+        let next_seq = copy.trace().last().map_or(0, |t| t.seq + 1);
+        if let Ok(Applied::Recorded { .. }) = copy.apply(action.clone()) {
+            let first = copy
+                .trace()
+                .iter()
+                .filter(|t| t.seq >= next_seq)
+                .find_map(|t| t.before.filter(|&b| b != t.after).map(|b| (b, t.after)));
+            if let Some(edge) = first {
+                prop_assert_eq!(edge.0, from);
+                prop_assert!(
+                    possible.contains(&edge),
+                    "{:?} took {:?}, not in {:?}",
+                    action,
+                    edge,
+                    possible
+                );
+                taken.push(edge);
+            }
+        }
+    }
+    for edge in &possible {
         prop_assert!(
-            Transition::between(from, to).is_some(),
-            "{:?} → {:?}",
-            from,
-            to
+            taken.contains(edge),
+            "{:?} is shown possible but no action takes it",
+            edge
         );
+        let t = Transition::between(edge.0, edge.1);
+        prop_assert!(t.is_some_and(|t| t.simulated), "{:?}", edge);
     }
     // The time bar places every recorded state, in order, with the cursor on the viewed one.
     let bar = TimeBar::of(e);
     prop_assert_eq!(bar.record_x.len(), e.viewed_task().records().len());
     prop_assert!(bar.record_x.windows(2).all(|w| w[0] <= w[1]));
     prop_assert!(bar.cursor <= bar.width);
-    prop_assert_eq!(bar.record_at(bar.cursor) >= e.position(), true);
+    prop_assert!(bar.record_near(u64::from(bar.cursor) * 1000) >= e.position());
     prop_assert!(bar.segments.windows(2).all(|w| w[0].x + w[0].w <= w[1].x));
     Ok(())
+}
+
+/// Every action the state diagram's "possible now" considers, as a user could send it now.
+fn diagram_candidates(e: &Experiment) -> Vec<Action> {
+    let mut actions = vec![
+        Action::Step,
+        Action::SupplyClarification("more detail".into()),
+        Action::Authorize,
+        Action::RequestCancellation,
+        Action::ResumeTask {
+            token: e.resume_token().unwrap_or("none").to_string(),
+            input: None,
+            continue_transcript: false,
+        },
+        Action::FireEvent(e.config().resume_event.as_str().to_string()),
+    ];
+    for mode in PauseMode::ALL {
+        actions.push(Action::PauseTask {
+            mode,
+            reason: String::new(),
+        });
+    }
+    actions
 }
 
 proptest! {

@@ -281,6 +281,7 @@ fn a_timeout_resumes_with_summary_or_fails() {
 fn a_second_resume_with_the_same_token_is_refused() {
     // (f) double resume: the first leaves PAUSED, the second is rejected (-32011)
     let mut e = exp(proposal());
+    steps(&mut e, 3); // unit 1 done: a finish_step pause takes effect at once
     e.apply(pause(PauseMode::FinishStep)).unwrap();
     let t = token(&e);
     assert_eq!(
@@ -315,6 +316,7 @@ fn cancel_while_paused_is_terminal_and_later_resume_fails() {
 fn pausing_a_paused_task_returns_the_current_pause() {
     // (h) re-pause: no new event, the same token
     let mut e = exp(proposal());
+    steps(&mut e, 3);
     e.apply(pause(PauseMode::FinishStep)).unwrap();
     let (t, records) = (token(&e), e.viewed_task().records().len());
     assert_eq!(

@@ -169,6 +169,9 @@ impl fmt::Display for Refusal {
             Refusal::ProposalOff => f.write_str(
                 "Pause and resume are a proposal, not part of A2A v1.0; switch on the proposal to try them.",
             ),
+            Refusal::NotPausable(TaskState::Submitted) => f.write_str(
+                "A task in TASK_STATE_SUBMITTED cannot be paused: the proposal pauses WORKING tasks only (proposed error -32010).",
+            ),
             Refusal::NotPausable(s) => write!(
                 f,
                 "A task in {s} cannot be paused (proposed error -32010)."

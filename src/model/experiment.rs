@@ -253,11 +253,13 @@ impl Experiment {
             {
                 Err(Refusal::ProposalOff)
             }
+            // The RFC pauses WORKING tasks only (PR #1277 would also have
+            // paused SUBMITTED ones).
             Action::PauseTask { reason, .. } => match state {
                 _ if reason.chars().count() > MAX_CLARIFICATION_CHARS => {
                     Err(Refusal::ClarificationTooLong)
                 }
-                TaskState::Submitted | TaskState::Working | TaskState::Paused => Ok(()),
+                TaskState::Working | TaskState::Paused => Ok(()),
                 s => Err(Refusal::NotPausable(s)),
             },
             Action::ResumeTask { token, input, .. } => {
@@ -441,24 +443,10 @@ impl Experiment {
         let snap = *self.snapshot();
         match action {
             Action::Step => {
-                // Zero-time transitions (start, a gate) run until one active
-                // second has passed or the task stops being SUBMITTED/WORKING.
-                let mut cur = snap;
-                while let Some((next, event)) = cur.advance(&self.config) {
-                    self.record_agent(event, cur.state, next);
-                    let timed = next.active_s > cur.active_s || next.waiting_s > cur.waiting_s;
-                    // A pending pause takes effect as soon as its unit is done.
-                    let all_done = next.completed_units == self.config.work_units;
-                    let pause_due = next
-                        .pending
-                        .is_some_and(|p| p.mode != PauseMode::WaitForCompletion || all_done)
-                        && next.seconds_into_unit(&self.config) == 0
-                        && next.state == TaskState::Working;
-                    if (timed && !pause_due) || next.state != TaskState::Working {
-                        break;
-                    }
-                    cur = next;
-                }
+                let config = self.config;
+                snap.step(&config, |before, next, event| {
+                    self.record_agent(event, before, next)
+                });
             }
             Action::SupplyClarification(text) => {
                 self.texts.push(text);
@@ -500,8 +488,7 @@ impl Experiment {
             Action::PauseTask { mode, reason } => {
                 let reason = self.text(reason);
                 let event = Event::PauseRequested { mode };
-                let now = snap.state == TaskState::Submitted
-                    || mode == PauseMode::InterruptImmediate
+                let now = mode == PauseMode::InterruptImmediate
                     || (mode == PauseMode::FinishStep && snap.seconds_into_unit(&self.config) == 0);
                 let mut next = if now {
                     snap.paused(&self.config, Initiator::Client, mode, reason)

@@ -24,10 +24,12 @@ use TaskState::{
 pub struct Transition {
     pub from: TaskState,
     pub to: TaskState,
-    /// What causes it, e.g. "clarification".
+    /// What causes it, e.g. "client clarifies".
     pub label: &'static str,
     /// Only in the pause/resume proposal (not part of A2A v1.0).
     pub proposal: bool,
+    /// Whether this simulator ever takes it (v1.0 allows some it never does).
+    pub simulated: bool,
 }
 
 const fn t(from: TaskState, to: TaskState, label: &'static str) -> Transition {
@@ -36,13 +38,23 @@ const fn t(from: TaskState, to: TaskState, label: &'static str) -> Transition {
         to,
         label,
         proposal: from.is_proposal() || to.is_proposal(),
+        simulated: true,
     }
 }
 
-/// Every transition the simulator can take, v1.0 first, then the proposal's.
+/// Every transition of the lifecycle, v1.0 first, then the proposal's. A2A
+/// v1.0 publishes no transition table; these follow its rules (A2A-NOTES §1):
+/// a terminal state is final, any non-terminal task may be canceled, an
+/// interruption resumes the same task, and REJECTED may come "at creation or
+/// later" (this simulator only rejects at creation). The proposal's edges are
+/// the RFC's: it pauses WORKING tasks only.
 pub const TRANSITIONS: [Transition; 17] = [
     t(Submitted, Working, "agent starts"),
     t(Submitted, Rejected, "agent rejects"),
+    Transition {
+        simulated: false,
+        ..t(Working, Rejected, "agent rejects later (not simulated)")
+    },
     t(Submitted, Canceled, "cancel accepted"),
     t(Working, InputRequired, "agent asks for input"),
     t(InputRequired, Working, "client clarifies"),
@@ -53,10 +65,9 @@ pub const TRANSITIONS: [Transition; 17] = [
     t(Working, Canceled, "cancel accepted"),
     t(InputRequired, Canceled, "cancel accepted"),
     t(AuthRequired, Canceled, "cancel accepted"),
-    t(Submitted, Paused, "PauseTask"),
     t(Working, Paused, "PauseTask or agent self-parks"),
     t(Paused, Working, "ResumeTask, event or timeout"),
-    t(Paused, Failed, "timeout (fail)"),
+    t(Paused, Failed, "timeout, then fail"),
     t(Paused, Canceled, "cancel accepted"),
 ];
 
@@ -88,11 +99,17 @@ impl Experiment {
 
     /// The transitions one action could take from the viewed state now: each
     /// action the model would accept here (the worker's answer to a
-    /// cancellation included) with the state it leads to. A Step counts with
-    /// the agent's next move only.
+    /// cancellation included) with the state it leads to. For a Step, the
+    /// first change of state it would make (a pending pause included).
     pub fn possible_transitions(&self) -> Vec<(TaskState, TaskState)> {
         let snap = *self.snapshot();
         let from = snap.state;
+        let mut stepped = None;
+        snap.step(self.config(), |before, next, _| {
+            if stepped.is_none() && next.state != before {
+                stepped = Some(next.state);
+            }
+        });
         let token = self.resume_token().unwrap_or_default().to_string();
         let candidates = [
             (Action::Step, None),
@@ -122,7 +139,7 @@ impl Experiment {
         let mut possible = Vec::new();
         for (action, to) in candidates {
             if self.would_record(&action) {
-                let to = to.or_else(|| snap.advance(self.config()).map(|(next, _)| next.state));
+                let to = to.or(stepped);
                 if let Some(to) = to.filter(|&to| to != from) {
                     if !possible.contains(&(from, to)) {
                         possible.push((from, to));
@@ -144,8 +161,9 @@ pub enum Span {
     /// `minutes` is the waiting clock's advance (0 for INPUT_REQUIRED and
     /// AUTH_REQUIRED, whose waiting the simulated clock does not count).
     Wait { state: TaskState, minutes: u32 },
-    /// Planned work not done yet (only drawn while the task can still work).
-    Planned,
+    /// Planned work not done: still to come, or `abandoned` because the task
+    /// ended first (failed, canceled or rejected).
+    Planned { abandoned: bool },
 }
 
 /// One stretch of the time bar, in bar units (one unit = one active second).
@@ -164,12 +182,16 @@ pub struct Mark {
     pub state: TaskState,
 }
 
-/// How wide a waiting gap is drawn, in bar units, whatever its length.
+/// The narrowest a waiting gap is drawn, in bar units. A gap is one unit
+/// wider per recorded state inside it (each minute of a pause), up to
+/// [`MAX_GAP_UNITS`], so each of them has its own place on the bar.
 pub const GAP_UNITS: u32 = 3;
+/// The widest a waiting gap is drawn, however long it lasts.
+pub const MAX_GAP_UNITS: u32 = 12;
 
 /// The viewed task laid out along active time: worked seconds per unit,
-/// waiting as fixed-width gaps, terminal events as marks, and where each
-/// recorded state sits so the bar can follow and drive seeking.
+/// waiting as gaps, terminal events as marks, and where each recorded state
+/// sits so the bar can follow and drive seeking.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TimeBar {
     pub segments: Vec<Segment>,
@@ -191,29 +213,20 @@ impl TimeBar {
         let mut bar = TimeBar {
             segments: Vec::new(),
             marks: Vec::new(),
-            record_x: Vec::with_capacity(records.len()),
+            record_x: vec![0; records.len()],
             width: 0,
             cursor: 0,
         };
         let mut x = 0;
-        let mut wait: Option<(TaskState, u32)> = None;
-        bar.record_x.push(0);
-        for pair in records.windows(2) {
+        // The wait in progress: its state, minutes so far, and its first record.
+        let mut wait: Option<(TaskState, u32, usize)> = None;
+        for (i, pair) in records.windows(2).enumerate() {
             let (a, b) = (pair[0].snap, pair[1].snap);
-            if a.state.is_interrupted() || a.state == Paused {
-                let minutes = (b.waiting_s - a.waiting_s) / super::pause::WAIT_STEP_S;
-                let w = wait.get_or_insert((a.state, 0));
-                w.1 += minutes;
+            if is_waiting(a.state) {
+                let w = wait.get_or_insert((a.state, 0, i));
+                w.1 += (b.waiting_s - a.waiting_s) / super::pause::WAIT_STEP_S;
                 if b.state != Paused || a.state != Paused {
-                    bar.push(
-                        x,
-                        GAP_UNITS,
-                        Span::Wait {
-                            state: w.0,
-                            minutes: w.1,
-                        },
-                    );
-                    x += GAP_UNITS;
+                    x = bar.close_wait(x, *w, i + 1);
                     wait = None;
                 }
             }
@@ -228,26 +241,42 @@ impl TimeBar {
             if b.state.is_terminal() && !a.state.is_terminal() {
                 bar.marks.push(Mark { x, state: b.state });
             }
-            bar.record_x.push(x);
+            bar.record_x[i + 1] = x;
         }
         let last = records[records.len() - 1].snap;
-        if last.state.is_interrupted() || last.state == Paused {
+        if is_waiting(last.state) {
             // Still waiting at the branch's end: an open gap.
-            let (state, minutes) = wait.unwrap_or((last.state, 0));
-            bar.push(x, GAP_UNITS, Span::Wait { state, minutes });
-            x += GAP_UNITS;
+            let w = wait.unwrap_or((last.state, 0, records.len() - 1));
+            x = bar.close_wait(x, w, records.len());
         }
-        if !last.state.is_terminal() {
-            let planned = u32::from(config.work_units) * u32::from(config.seconds_per_unit);
-            let left = planned.saturating_sub(last.active_s - last.lost_s);
-            if left > 0 {
-                bar.push(x, left, Span::Planned);
-                x += left;
-            }
+        let planned = u32::from(config.work_units) * u32::from(config.seconds_per_unit);
+        let left = planned.saturating_sub(last.active_s - last.lost_s);
+        if left > 0 && last.state != TaskState::Completed {
+            let abandoned = last.state.is_terminal();
+            bar.push(x, left, Span::Planned { abandoned });
+            x += left;
         }
         bar.width = x.max(1);
         bar.cursor = bar.record_x[exp.position()];
         bar
+    }
+
+    /// Draws the gap of a wait whose records run from `first` up to (not
+    /// including) `end`, spreading those records across it; returns the x after it.
+    fn close_wait(
+        &mut self,
+        x: u32,
+        (state, minutes, first): (TaskState, u32, usize),
+        end: usize,
+    ) -> u32 {
+        let inside = (end - first) as u32;
+        let w = (inside + 1).clamp(GAP_UNITS, MAX_GAP_UNITS);
+        // Each state waited in gets a slot of the gap, at its middle.
+        for (j, rx) in self.record_x[first..end].iter_mut().enumerate() {
+            *rx = x + (2 * j as u32 + 1) * w / (2 * inside);
+        }
+        self.push(x, w, Span::Wait { state, minutes });
+        x + w
     }
 
     /// Appends a segment, merging it into the previous one of the same span.
@@ -286,12 +315,23 @@ impl TimeBar {
         }
     }
 
-    /// The recorded state to show when the bar is clicked at `x` (bar units):
-    /// the last one reached at or before `x`, or the first after it when none is.
-    pub fn record_at(&self, x: u32) -> usize {
-        match self.record_x.partition_point(|&rx| rx <= x) {
-            0 => 0,
-            n => n - 1,
+    /// The recorded state nearest to a point of the bar, given in thousandths
+    /// of a bar unit (a click); among states at the same place, the latest.
+    pub fn record_near(&self, milli: u64) -> usize {
+        let xs = &self.record_x;
+        let at = |i: usize| u64::from(xs[i]) * 1000;
+        let last_at = |x: u32| xs.partition_point(|&r| r <= x) - 1;
+        let after = xs.partition_point(|&r| u64::from(r) * 1000 <= milli);
+        match after {
+            0 => last_at(xs[0]),
+            n if n == xs.len() => n - 1,
+            n if milli - at(n - 1) < at(n) - milli => n - 1,
+            n => last_at(xs[n]),
         }
     }
+}
+
+/// Whether the task waits in this state (an interruption or a pause).
+fn is_waiting(state: TaskState) -> bool {
+    state.is_interrupted() || state == Paused
 }

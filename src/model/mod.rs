@@ -23,7 +23,9 @@ pub use action::{
 pub use config::{play_interval_ms, Config, ConfigError, Setting};
 pub use experiment::{Applied, Experiment, SeekError};
 pub use ids::IdSource;
-pub use lifecycle::{Mark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, TRANSITIONS};
+pub use lifecycle::{
+    Mark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, MAX_GAP_UNITS, TRANSITIONS,
+};
 pub use pause::{
     EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode, PendingPause, ResumeCause,
     MAX_EVENT_BYTES, WAIT_STEP_S,

@@ -10,7 +10,7 @@
 //!                                                 PAUSED ── timeout: resume ─────▶ WORKING
 //!                                                 PAUSED ── timeout: fail ───────▶ FAILED
 //!                                                 PAUSED ── cancel, accepted ────▶ CANCELED
-//!  INPUT_REQUIRED / AUTH_REQUIRED / terminal ── PauseTask ──▶ refused (-32010)
+//!  SUBMITTED / INPUT_REQUIRED / AUTH_REQUIRED / terminal ── PauseTask ──▶ refused (-32010)
 //! ```
 //!
 //! - `finish_step` (default): a pause asked mid-unit is pending until the

@@ -208,6 +208,31 @@ impl Snapshot {
     }
 }
 
+impl Snapshot {
+    /// The agent's moves in one Step from this snapshot, each passed to
+    /// `record(before, next, event)`: zero-time transitions (start, a gate, a
+    /// pending pause) run until one second has passed on the active or the
+    /// waiting clock, or the task stops being SUBMITTED/WORKING. A pause that
+    /// is due once a unit is done takes effect in the same Step.
+    pub fn step(&self, config: &Config, mut record: impl FnMut(TaskState, Snapshot, Event)) {
+        let mut cur = *self;
+        while let Some((next, event)) = cur.advance(config) {
+            record(cur.state, next, event);
+            let timed = next.active_s > cur.active_s || next.waiting_s > cur.waiting_s;
+            let all_done = next.completed_units == config.work_units;
+            let pause_due = next
+                .pending
+                .is_some_and(|p| p.mode != PauseMode::WaitForCompletion || all_done)
+                && next.seconds_into_unit(config) == 0
+                && next.state == TaskState::Working;
+            if (timed && !pause_due) || next.state != TaskState::Working {
+                break;
+            }
+            cur = next;
+        }
+    }
+}
+
 /// One recorded state: a stable id and the snapshot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Record {

@@ -116,15 +116,18 @@ pub fn diagram_svg(exp: &Experiment) -> String {
     for e in TRANSITIONS.iter().filter(|e| proposal || !e.proposal) {
         let is_taken = taken.contains(&(e.from, e.to));
         let is_possible = possible.contains(&(e.from, e.to));
-        let (class, arrow) = match (is_possible, is_taken) {
-            (true, _) => ("edge possible", "arrow-possible"),
-            (false, true) => ("edge taken", "arrow-taken"),
-            _ => ("edge", "arrow"),
+        let arrow = match (is_possible, is_taken) {
+            (true, _) => "arrow-possible",
+            (false, true) => "arrow-taken",
+            _ => "arrow",
         };
         let _ = write!(
             s,
-            "<path class=\"{class}{}\" data-edge=\"{}-{}\" marker-end=\"url(#{arrow})\" d=\"",
+            "<path class=\"edge{}{}{}{}\" data-edge=\"{}-{}\" marker-end=\"url(#{arrow})\" d=\"",
+            if is_taken { " taken" } else { "" },
+            if is_possible { " possible" } else { "" },
             if e.proposal { " proposal" } else { "" },
+            if e.simulated { "" } else { " unsimulated" },
             short_name(e.from),
             short_name(e.to)
         );
@@ -227,7 +230,8 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
                     (_, m) => format!("{m} min"),
                 },
             ),
-            Span::Planned => ("planned", String::new()),
+            Span::Planned { abandoned: false } => ("planned", String::new()),
+            Span::Planned { abandoned: true } => ("planned abandoned", String::new()),
         };
         let _ = write!(
             s,
@@ -235,11 +239,19 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
             Pct(x),
             Pct(w)
         );
-        // Labels only where they fit (a 600 px bar; CSS hides them when narrower).
-        if !label.is_empty() && w as usize * 6 / 10 >= label.len() * 8 + 4 {
+        // Labels only where they fit on a phone-sized (320 px) bar.
+        if !label.is_empty() && w as usize * 32 / 100 >= label.len() * 7 + 4 {
             let _ = write!(s, "<text x=\"{}\" y=\"25\">{label}</text>", Pct(x + w / 2));
         }
     }
+    let c = Pct(pm(bar.cursor).clamp(2, 998));
+    let _ = write!(
+        s,
+        "<line class=\"cursor\" data-x=\"{}\" x1=\"{c}\" x2=\"{c}\" y1=\"0\" y2=\"40\"/>\
+         <circle class=\"cursor\" cx=\"{c}\" cy=\"41\" r=\"4\"/>",
+        bar.cursor
+    );
+    // Terminal marks over the cursor, so one at the latest state stays visible.
     for mark in &bar.marks {
         let x = Pct(pm(mark.x).clamp(3, 997));
         let _ = write!(
@@ -249,13 +261,7 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
             mark.state.name()
         );
     }
-    let c = Pct(pm(bar.cursor).clamp(2, 998));
-    let _ = write!(
-        s,
-        "<line class=\"cursor\" data-x=\"{}\" x1=\"{c}\" x2=\"{c}\" y1=\"0\" y2=\"40\"/>\
-         <circle class=\"cursor\" cx=\"{c}\" cy=\"41\" r=\"4\"/></svg>",
-        bar.cursor
-    );
+    s.push_str("</svg>");
     s
 }
 
@@ -312,7 +318,9 @@ pub fn DiagramPanel() -> impl IntoView {
                 <span class="key current">"current"</span>
                 <span class="key taken">"taken"</span>
                 <span class="key possible">"possible now"</span>
+                <span class="key unsimulated">"allowed by v1.0, not simulated"</span>
                 {move || store.exp.with(|e| e.config().pause_proposal).then(|| view! {
+                    <span class="key proposal">"proposal"</span>
                     <span class="key forbidden">"never adjacent (proposal)"</span>
                 })}
             </p>
@@ -339,7 +347,7 @@ pub fn TimeBarView() -> impl IntoView {
         }
         let frac = ((f64::from(ev.client_x()) - rect.left()) / rect.width()).clamp(0.0, 1.0);
         let target =
-            bar.with_untracked(|b| b.record_at((frac * f64::from(b.width)).round() as u32));
+            bar.with_untracked(|b| b.record_near((frac * f64::from(b.width) * 1000.0) as u64));
         store.seek(target);
     };
     view! {
@@ -351,5 +359,12 @@ pub fn TimeBarView() -> impl IntoView {
             inner_html=move || bar.with(timebar_svg)
             on:click=seek
         ></div>
+        <p class="legend bar-legend" aria-hidden="true">
+            <span class="key">"unit worked"</span>
+            <span class="key wait">"waiting"</span>
+            <span class="key planned">"planned"</span>
+            <span class="key lost">"lost (proposal)"</span>
+            <span class="key end">"failed, canceled, done"</span>
+        </p>
     }
 }
