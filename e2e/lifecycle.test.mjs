@@ -206,3 +206,19 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.context().close();
   }
 });
+
+test('axe-core finds nothing on a phone in the dark, with the proposal on and the task paused', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
+  await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
+  await page.getByLabel('Proposed pause/resume').check();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByLabel('Pause mode').selectOption('interrupt_immediate');
+  await page.getByRole('button', { name: 'Pause task' }).click();
+  await waitState(page, 'TASK_STATE_PAUSED');
+  const violations = (await axeViolations(page)).map((v) => `${v.id}: ${v.help}`);
+  assert.deepEqual(violations, []);
+  // Nothing is wider than the phone.
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  assertNoErrors(page);
+  await page.context().close();
+});
