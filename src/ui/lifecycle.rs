@@ -310,10 +310,12 @@ pub fn possible_summary(exp: &Experiment) -> String {
 #[component]
 pub fn DiagramPanel() -> impl IntoView {
     let store = expect_context::<Store>();
+    // Most Steps change nothing the diagram shows: the memo keeps the DOM as it is.
+    let svg = Memo::new(move |_| store.exp.with(diagram_svg));
     view! {
         <section class="panel lifecycle" aria-labelledby="diagram-h">
             <h2 id="diagram-h">"Lifecycle"</h2>
-            <div class="diagram" data-testid="diagram" inner_html=move || store.exp.with(diagram_svg)></div>
+            <div class="diagram" data-testid="diagram" inner_html=move || svg.get()></div>
             <p class="legend" aria-hidden="true">
                 <span class="key current">"current"</span>
                 <span class="key taken">"taken"</span>
