@@ -37,13 +37,16 @@ fn bench_steps() {
         let mut e = Experiment::new(big_config(), IdSource::seeded(seed)).unwrap();
         seed += 1;
         for _ in 0..1_000 {
-            let before = e.total_records();
-            if e.apply(Action::Step).is_err() {
-                e.apply(Action::FollowUp).unwrap();
-            } else {
-                steps += 1;
+            let applied = match e.apply(Action::Step) {
+                Ok(applied) => {
+                    steps += 1;
+                    applied
+                }
+                Err(_) => e.apply(Action::FollowUp).unwrap(),
+            };
+            if let Applied::Recorded { states, .. } = applied {
+                transitions += states as u64;
             }
-            transitions += (e.total_records() - before) as u64;
         }
         black_box(&e);
     }

@@ -371,10 +371,11 @@ impl Experiment {
             }
             Ok(true) => {
                 let discarded = self.discard_later();
-                let before = self.total_records();
+                // Each recorded state takes one sequence number.
+                let before = self.next_seq;
                 self.perform(action);
                 Ok(Applied::Recorded {
-                    states: self.total_records() - before,
+                    states: (self.next_seq - before) as usize,
                     discarded,
                 })
             }
