@@ -1,8 +1,9 @@
 //! Lifecycle: the state diagram and the time bar.
 //!
 //! Both are drawn as SVG markup by plain functions of the experiment
-//! ([`diagram_svg`], [`timebar_svg`]), so each panel is one reactive closure and
-//! the drawing is testable without a browser. Neither holds user text.
+//! ([`diagram_svg`], [`timebar_svg`]), so each drawing is one reactive value
+//! (set as `innerHTML`) and is testable without a browser. Neither holds user
+//! text, so nothing in the markup needs escaping.
 
 use super::store::Store;
 use crate::model::{Experiment, Span, TaskState, TimeBar, FORBIDDEN, TRANSITIONS};
