@@ -176,7 +176,7 @@ test('nothing on the page shifts while a task plays', async () => {
   ]) {
     const page = await openPage(browser(), '', { viewport });
     if (proposal) await page.getByLabel('Proposed pause/resume').check();
-    // Over 60 trace entries, so the trace's newest-entries window moves on.
+    // Over 60 trace entries: the trace scrolls while the task plays.
     await page.getByLabel('Work units').fill('12');
     await page.getByLabel('Seconds per unit').fill('5');
     await page.getByLabel('Require input before unit').fill('2');
@@ -209,7 +209,7 @@ test('nothing on the page shifts while a task plays', async () => {
   }
 });
 
-test('on a phone in the dark, proposal on: axe-core finds nothing, nothing is wider than the screen, the trace shows the newest entry whole', async () => {
+test('on a phone in the dark, proposal on and paused: axe-core finds nothing, nothing is wider than the screen', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
   await page.emulateMedia({ colorScheme: 'dark', reducedMotion: 'reduce' });
   await page.getByLabel('Proposed pause/resume').check();
@@ -221,24 +221,6 @@ test('on a phone in the dark, proposal on: axe-core finds nothing, nothing is wi
   assert.deepEqual(violations, []);
   // Nothing is wider than the phone.
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
-  // The trace follows the newest entry, whole, though entries wrap to several lines here.
-  const token = await page.getByTestId('resume-token').innerText();
-  assert.ok(token.length > 0);
-  await page.getByRole('button', { name: 'Resume task', exact: true }).click();
-  await page.locator('ol.trace').scrollIntoViewIfNeeded();
-  const newest = await page.evaluate(async () => {
-    const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
-    // Step while the trace is on screen (a button click would scroll the page away from it).
-    for (let i = 0; i < 10; i++) {
-      document.getElementById('step').click();
-      await frame();
-    }
-    const ol = document.querySelector('ol.trace');
-    const li = ol.lastElementChild;
-    const [o, l] = [ol.getBoundingClientRect(), li.getBoundingClientRect()];
-    return { top: l.top >= o.top - 1, bottom: l.bottom <= o.bottom + 1, seq: li.dataset.seq };
-  });
-  assert.deepEqual([newest.top, newest.bottom], [true, true], `entry #${newest.seq} is not in view`);
   assertNoErrors(page);
   await page.context().close();
 });

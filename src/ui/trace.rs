@@ -90,17 +90,6 @@ fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
             shown.seqs.push(entry.seq);
         }
     }
-    // The newest entries are laid out at their real height, not the
-    // off-screen placeholder's, so scrolling to the bottom shows the newest
-    // entry whole (an entry can wrap to several lines on a phone).
-    let len = shown.seqs.len();
-    let appended = len - keep;
-    let children = ol.children();
-    for i in len.saturating_sub(FRESH_ENTRIES + appended)..len.saturating_sub(FRESH_ENTRIES) {
-        if let Some(el) = children.item(i as u32) {
-            let _ = el.class_list().remove_1("fresh");
-        }
-    }
     // Highlight the entry that produced the viewed recorded state.
     let viewed = e.viewed_record().id;
     if shown.highlighted != Some(viewed) {
@@ -120,11 +109,6 @@ fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
     }
 }
 
-/// How many of the newest trace entries are always laid out: more than the
-/// list ever shows at once, so an entry leaves the set off screen and nothing
-/// visible moves.
-const FRESH_ENTRIES: usize = 40;
-
 fn render_entry(
     document: &web_sys::Document,
     t: &TraceEntry,
@@ -137,7 +121,7 @@ fn render_entry(
         Outcome::Unchanged => "unchanged",
         Outcome::Refused(_) => "refused",
     };
-    li.set_class_name(&format!("entry fresh {outcome_class} {}", t.actor.label()));
+    li.set_class_name(&format!("entry {outcome_class} {}", t.actor.label()));
     let before = t.before.map_or("—", |s| s.name());
     let cells = [
         ("seq", format!("#{}", t.seq)),
