@@ -43,18 +43,8 @@ fn every_transition_the_model_records_is_an_edge_of_the_diagram() {
     run(&mut e, 100);
     e.apply(Action::Authorize).unwrap();
     e.apply(Action::Step).unwrap();
-    e.apply(Action::PauseTask {
-        mode: PauseMode::InterruptImmediate,
-        reason: String::new(),
-    })
-    .unwrap();
-    let token = e.resume_token().unwrap().to_string();
-    e.apply(Action::ResumeTask {
-        token,
-        input: None,
-        continue_transcript: false,
-    })
-    .unwrap();
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    e.apply(resume(&token(&e))).unwrap();
     e.apply(Action::RequestCancellation).unwrap();
     let taken = e.taken_transitions();
     assert_eq!(
@@ -133,11 +123,7 @@ fn possible_edges_with_the_proposal_include_pause_and_resume() {
     e.apply(Action::Step).unwrap();
     let now = e.possible_transitions();
     assert!(now.contains(&(Working, Paused)) && now.contains(&(Working, Canceled)));
-    e.apply(Action::PauseTask {
-        mode: PauseMode::InterruptImmediate,
-        reason: String::new(),
-    })
-    .unwrap();
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
     let now = e.possible_transitions();
     assert_eq!(now, vec![(Paused, Canceled), (Paused, Working)]);
     // Never a pause from INPUT_REQUIRED.
@@ -162,11 +148,7 @@ fn a_pending_pause_makes_the_next_step_a_possible_pause() {
     });
     e.apply(Action::Step).unwrap();
     assert_eq!(e.snapshot().active_s, 1);
-    e.apply(Action::PauseTask {
-        mode: PauseMode::FinishStep,
-        reason: String::new(),
-    })
-    .unwrap();
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
     assert_eq!(state(&e), Working);
     assert!(e.possible_transitions().contains(&(Working, Paused)));
     e.apply(Action::Step).unwrap();
@@ -341,20 +323,10 @@ fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
     }
     // 1 unit done and 1 s into unit 2: pause now, losing that second.
     assert_eq!(e.snapshot().active_s, 4);
-    e.apply(Action::PauseTask {
-        mode: PauseMode::InterruptImmediate,
-        reason: String::new(),
-    })
-    .unwrap();
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
     e.apply(Action::Step).unwrap();
     e.apply(Action::Step).unwrap();
-    let token = e.resume_token().unwrap().to_string();
-    e.apply(Action::ResumeTask {
-        token,
-        input: None,
-        continue_transcript: false,
-    })
-    .unwrap();
+    e.apply(resume(&token(&e))).unwrap();
     let bar = TimeBar::of(&e);
     assert_eq!(
         bar.segments,
@@ -425,18 +397,8 @@ fn the_diagram_marks_current_taken_possible_and_forbidden() {
         diagram_svg(&on).contains(r#"class="edge possible proposal" data-edge="WORKING-PAUSED""#)
     );
     // An edge taken before and possible again is both.
-    on.apply(Action::PauseTask {
-        mode: PauseMode::InterruptImmediate,
-        reason: String::new(),
-    })
-    .unwrap();
-    let token = on.resume_token().unwrap().to_string();
-    on.apply(Action::ResumeTask {
-        token,
-        input: None,
-        continue_transcript: false,
-    })
-    .unwrap();
+    on.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    on.apply(resume(&token(&on))).unwrap();
     assert!(diagram_svg(&on)
         .contains(r#"class="edge taken possible proposal" data-edge="WORKING-PAUSED""#));
 }

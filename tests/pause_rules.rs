@@ -11,21 +11,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use a2a_control_room::model::*;
 use common::*;
 
-fn pause(mode: PauseMode) -> Action {
-    Action::PauseTask {
-        mode,
-        reason: "operator break".into(),
-    }
-}
-
-fn resume(token: &str) -> Action {
-    Action::ResumeTask {
-        token: token.into(),
-        input: None,
-        continue_transcript: true,
-    }
-}
-
 fn steps(e: &mut Experiment, n: usize) {
     for _ in 0..n {
         e.apply(Action::Step).unwrap();
@@ -40,10 +25,6 @@ fn run_to_pause(e: &mut Experiment) {
         }
         e.apply(Action::Step).unwrap();
     }
-}
-
-fn token(e: &Experiment) -> String {
-    e.resume_token().expect("paused").to_string()
 }
 
 #[test]

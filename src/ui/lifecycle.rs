@@ -6,7 +6,7 @@
 //! text, so nothing in the markup needs escaping.
 
 use super::store::Store;
-use crate::model::{Experiment, Span, TaskState, TimeBar, FORBIDDEN, TRANSITIONS};
+use crate::model::{Experiment, Span, TaskState, TimeBar, Transition, FORBIDDEN, TRANSITIONS};
 use leptos::prelude::*;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
@@ -91,10 +91,14 @@ fn edge_path(out: &mut String, from: TaskState, to: TaskState) {
 /// highlighted, edges taken so far solid and marked, edges one action could
 /// take now dashed in the accent colour, and INPUT_REQUIRED ↔ PAUSED crossed out.
 pub fn diagram_svg(exp: &Experiment) -> String {
+    draw_diagram(exp, &exp.possible_transitions())
+}
+
+/// [`diagram_svg`], given the transitions possible now.
+fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String {
     let proposal = exp.config().pause_proposal;
     let current = exp.snapshot().state;
     let taken = exp.taken_transitions();
-    let possible = exp.possible_transitions();
     let mut s = String::with_capacity(6 * 1024);
     let _ = write!(
         s,
@@ -286,7 +290,11 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
 
 /// The transitions one action could take now, as a sentence.
 pub fn possible_summary(exp: &Experiment) -> String {
-    let possible = exp.possible_transitions();
+    summarize_possible(exp, &exp.possible_transitions())
+}
+
+/// [`possible_summary`], given the transitions possible now.
+fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String {
     if exp.is_read_only() {
         return "Viewing an earlier task: read-only.".into();
     }
@@ -298,10 +306,7 @@ pub fn possible_summary(exp: &Experiment) -> String {
         if i > 0 {
             s.push_str("; ");
         }
-        let label = TRANSITIONS
-            .iter()
-            .find(|e| e.from == *from && e.to == *to)
-            .map_or("", |e| e.label);
+        let label = Transition::between(*from, *to).map_or("", |e| e.label);
         let _ = write!(s, "{} → {} ({label})", short_name(*from), short_name(*to));
     }
     s.push('.');
@@ -311,12 +316,18 @@ pub fn possible_summary(exp: &Experiment) -> String {
 #[component]
 pub fn DiagramPanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    // Most Steps change nothing the diagram shows: the memo keeps the DOM as it is.
-    let svg = Memo::new(move |_| store.exp.with(diagram_svg));
+    // "Possible now" is worked out once per change, for the drawing and the
+    // sentence; most Steps change neither, and the memo keeps the DOM as it is.
+    let drawn = Memo::new(move |_| {
+        store.exp.with(|e| {
+            let possible = e.possible_transitions();
+            (draw_diagram(e, &possible), summarize_possible(e, &possible))
+        })
+    });
     view! {
         <section class="panel lifecycle" aria-labelledby="diagram-h">
             <h2 id="diagram-h">"Lifecycle"</h2>
-            <div class="diagram" data-testid="diagram" inner_html=move || svg.get()></div>
+            <div class="diagram" data-testid="diagram" inner_html=move || drawn.with(|d| d.0.clone())></div>
             <p class="legend" aria-hidden="true">
                 <span class="key current">"current"</span>
                 <span class="key taken">"taken"</span>
@@ -327,7 +338,7 @@ pub fn DiagramPanel() -> impl IntoView {
                     <span class="key forbidden">"never adjacent (proposal)"</span>
                 })}
             </p>
-            <p class="readout" data-testid="possible-now">{move || store.exp.with(possible_summary)}</p>
+            <p class="readout" data-testid="possible-now">{move || drawn.with(|d| d.1.clone())}</p>
         </section>
     }
 }

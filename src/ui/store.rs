@@ -5,7 +5,7 @@
 use super::wire::WireView;
 use crate::model::{
     Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, SavedRun,
-    ScriptOp, Setting, TaskState,
+    ScriptOp, SeekError, Setting, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -291,12 +291,16 @@ impl Store {
 
     /// Views another recorded state of the viewed task.
     pub fn seek(&self, position: usize) {
+        self.navigate(|e| e.seek(position), ScriptOp::Seek(position as u32));
+    }
+
+    /// Stops playback and changes what is viewed, recording `op` in the run
+    /// when the model allows it and showing why not otherwise.
+    fn navigate(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, op: ScriptOp) {
         self.playing.set(false);
-        match self.exp.try_update(|e| e.seek(position)) {
+        match self.exp.try_update(go) {
             Some(Err(e)) => self.alert.set(Some(e.to_string())),
-            Some(Ok(())) => self
-                .run
-                .update_value(|r| r.push(ScriptOp::Seek(position as u32))),
+            Some(Ok(())) => self.run.update_value(|r| r.push(op)),
             None => {}
         }
     }
@@ -314,14 +318,7 @@ impl Store {
 
     /// Views another task of the context.
     pub fn view_task(&self, index: usize) {
-        self.playing.set(false);
-        match self.exp.try_update(|e| e.view_task(index)) {
-            Some(Err(e)) => self.alert.set(Some(e.to_string())),
-            Some(Ok(())) => self
-                .run
-                .update_value(|r| r.push(ScriptOp::View(index as u32))),
-            None => {}
-        }
+        self.navigate(|e| e.view_task(index), ScriptOp::View(index as u32));
     }
 
     /// Replaces the run with `text` (a link, stored value or file) when it

@@ -17,6 +17,28 @@ pub fn proposal() -> Config {
     }
 }
 
+/// PauseTask in `mode` (proposal), with a reason.
+pub fn pause(mode: PauseMode) -> Action {
+    Action::PauseTask {
+        mode,
+        reason: "operator break".into(),
+    }
+}
+
+/// ResumeTask with `token` (proposal), no input.
+pub fn resume(token: &str) -> Action {
+    Action::ResumeTask {
+        token: token.into(),
+        input: None,
+        continue_transcript: true,
+    }
+}
+
+/// The viewed pause's resume token.
+pub fn token(e: &Experiment) -> String {
+    e.resume_token().expect("paused").to_string()
+}
+
 pub fn exp(config: Config) -> Experiment {
     Experiment::new(config, IdSource::seeded(SEED)).expect("valid config")
 }
