@@ -195,3 +195,53 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('the trace follows the newest entry while playing, on a phone too, and leaves a reader where they are', async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    await page.getByLabel('Work units').fill('30');
+    await setSpeed(page, '10×');
+    const trace = page.getByTestId('trace');
+    await trace.scrollIntoViewIfNeeded();
+    // How far the newest entry's bottom is below the trace's visible bottom.
+    const below = () =>
+      trace.evaluate((ol) => {
+        const entries = ol.querySelectorAll('[data-testid=trace-entry]');
+        return entries[entries.length - 1].getBoundingClientRect().bottom - ol.getBoundingClientRect().bottom;
+      });
+    const count = () => page.getByTestId('trace-entry').count();
+    await page.getByRole('button', { name: 'Play' }).click();
+    // Sampled through playback, after the entries outgrow the trace.
+    const gaps = [];
+    for (let i = 0; i < 12; i++) {
+      await page.waitForTimeout(250);
+      gaps.push(Math.round(await below()));
+    }
+    assert.ok(await trace.evaluate((ol) => ol.scrollHeight > 2 * ol.clientHeight), 'the entries outgrow the trace');
+    assert.deepEqual(gaps.slice(4).filter((g) => g > 1), [], `${viewport.width}px: newest entry below the visible end: ${gaps}`);
+
+    // A reader who scrolls up stays on the entries they are reading.
+    await trace.evaluate((ol) => {
+      ol.scrollTop -= ol.scrollHeight / 3;
+    });
+    const firstSeen = () =>
+      trace.evaluate((ol) => {
+        const y = ol.getBoundingClientRect().top;
+        return [...ol.querySelectorAll('[data-testid=trace-entry]')].find((e) => e.getBoundingClientRect().bottom > y)?.dataset.seq;
+      });
+    const seen = await firstSeen();
+    const before = await count();
+    await page.waitForTimeout(800);
+    assert.ok((await count()) > before, 'still playing');
+    assert.equal(await firstSeen(), seen);
+
+    // Back at the end, it follows again.
+    await trace.evaluate((ol) => {
+      ol.scrollTop = ol.scrollHeight;
+    });
+    await page.waitForTimeout(800);
+    assert.ok((await below()) <= 1, 'following again');
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});

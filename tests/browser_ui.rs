@@ -223,6 +223,82 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
 }
 
+/// The trace's blocks of 100 entries: (entries, `full` class) of each block.
+fn trace_blocks(p: &Page) -> Vec<(u32, bool)> {
+    let blocks = p.q("[data-testid=trace] [role=list]").children();
+    (0..blocks.length())
+        .filter_map(|i| blocks.item(i))
+        .map(|b| (b.child_element_count(), b.class_list().contains("full")))
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
+    let p = mount().await;
+    // Two tasks of 12 units × 10 s: over 200 entries in the context's trace.
+    p.set_range("#setting-work-units", 12).await;
+    p.set_range("#setting-seconds-per-unit", 10).await;
+    for _ in 0..125 {
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
+    p.click("#act-follow-up").await;
+    for _ in 0..100 {
+        p.click("#step").await;
+    }
+    let n = p.count("[data-testid=trace-entry]");
+    assert!(n > 200, "{n} entries");
+    let rest = n - 200;
+    assert_eq!(
+        trace_blocks(&p),
+        vec![(100, true), (100, true), (rest, rest == 100)]
+    );
+    let seqs: Vec<u32> = {
+        let all = p
+            .root
+            .query_selector_all("[data-testid=trace-entry]")
+            .unwrap();
+        (0..all.length())
+            .map(|i| {
+                let el: Element = all.item(i).unwrap().unchecked_into();
+                el.get_attribute("data-seq").unwrap().parse().unwrap()
+            })
+            .collect()
+    };
+    assert!(seqs.windows(2).all(|w| w[0] < w[1]), "oldest first");
+
+    // View an early state of the second task: its entry, in the second
+    // block, is highlighted.
+    p.set_range("#recorded-state", 10).await;
+    let viewed = p.q("[data-testid=trace] .viewed");
+    assert_eq!(p.count("[data-testid=trace] .viewed"), 1);
+    let seq: u32 = viewed.get_attribute("data-seq").unwrap().parse().unwrap();
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("State 11 / "));
+    assert_eq!(
+        viewed.parent_element().unwrap(),
+        p.q("[data-testid=trace] [role=list]")
+            .children()
+            .item(1)
+            .unwrap(),
+        "entry #{seq} sits in the second block"
+    );
+
+    // Stepping from there discards the later branch: the last block goes and
+    // the second is no longer full, then fills again as the task goes on.
+    p.click("#step").await;
+    let after = p.count("[data-testid=trace-entry]");
+    assert!(after < 200 && after > 100, "{after} entries");
+    assert_eq!(trace_blocks(&p), vec![(100, true), (after - 100, false)]);
+    for _ in 0..(200 - after) {
+        p.click("#step").await;
+    }
+    assert_eq!(trace_blocks(&p), vec![(100, true), (100, true)]);
+    p.click("#step").await;
+    assert_eq!(trace_blocks(&p), vec![(100, true), (100, true), (1, false)]);
+}
+
 #[wasm_bindgen_test]
 async fn follow_up_makes_a_new_task_in_the_same_context() {
     let p = rejected_task().await;

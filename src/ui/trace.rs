@@ -1,16 +1,26 @@
 //! The live transition trace (`role="log"`), oldest first.
 //!
 //! The list can hold tens of thousands of entries, so it is kept in sync with
-//! the model by hand: a new entry appends one `<li>`; a discarded branch
-//! removes exactly the entries that went; nothing else is re-rendered. Text is
-//! set with `textContent`, never parsed as HTML.
+//! the model by hand: a new entry appends one item; a discarded branch removes
+//! exactly the entries that went; nothing else is re-rendered. Text is set
+//! with `textContent`, never parsed as HTML.
+//!
+//! Entries are grouped in blocks of [`BLOCK`]. A full block is skipped by
+//! layout and paint while off screen (`content-visibility: auto` on
+//! `.block.full`), so a frame lays out about a hundred boxes whatever the
+//! length of the trace. The newest block is never skipped: its entries have
+//! their real height when the trace scrolls to follow the newest one, which
+//! therefore ends exactly at its bottom, even where entries wrap (a phone).
 
 use super::store::Store;
 use super::wire::WireView;
 use crate::model::{Experiment, Outcome, TraceEntry};
-use leptos::html::Ol;
+use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
+
+/// Entries per block of the list.
+const BLOCK: usize = 100;
 
 /// What the DOM list currently shows.
 #[derive(Default)]
@@ -23,11 +33,16 @@ struct Shown {
 #[component]
 pub fn TracePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let list = NodeRef::<Ol>::new();
+    let list = NodeRef::<Div>::new();
+    let scroller = NodeRef::<Div>::new();
     let shown = StoredValue::new(Shown::default());
     Effect::new(move |_| {
-        let Some(ol) = list.get() else { return };
-        store.exp.with(|e| shown.update_value(|s| sync(&ol, e, s)));
+        let (Some(list), Some(scroller)) = (list.get(), scroller.get()) else {
+            return;
+        };
+        store
+            .exp
+            .with(|e| shown.update_value(|s| sync(&list, &scroller, e, s)));
     });
     let count = move || store.exp.with(|e| e.trace().len());
     view! {
@@ -37,28 +52,30 @@ pub fn TracePanel() -> impl IntoView {
                 <span class="muted" data-testid="trace-count">{move || format!("({} entries)", count())}</span>
             </h2>
             <p class="hint trace-legend">"# · task · active time · actor · action · state before → after · outcome"</p>
-            <div role="log" aria-live="off" aria-labelledby="trace-h">
-                <ol
-                    class="trace"
-                    tabindex="0"
-                    aria-label="Trace entries, oldest first"
-                    data-testid="trace"
-                    node_ref=list
-                    on:click=move |ev| {
-                        if let Some(seq) = clicked_seq(&ev) {
-                            store.wire_view.set(WireView::Entry(seq));
-                        }
+            <div
+                class="trace-scroll"
+                role="log"
+                aria-live="off"
+                aria-labelledby="trace-h"
+                tabindex="0"
+                data-testid="trace"
+                node_ref=scroller
+                on:click=move |ev| {
+                    if let Some(seq) = clicked_seq(&ev) {
+                        store.wire_view.set(WireView::Entry(seq));
                     }
-                ></ol>
+                }
+            >
+                <div class="trace" role="list" aria-label="Trace entries, oldest first" node_ref=list></div>
             </div>
         </section>
     }
 }
 
-fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
+fn sync(list: &web_sys::Element, scroller: &web_sys::Element, e: &Experiment, shown: &mut Shown) {
     let trace = e.trace();
     if shown.context != e.context_id() {
-        ol.set_text_content(None);
+        list.set_text_content(None);
         shown.seqs.clear();
         shown.highlighted = None;
         shown.context = e.context_id().to_string();
@@ -77,27 +94,43 @@ fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
             .count()
     };
     for _ in keep..k {
-        if let Some(last) = ol.last_element_child() {
-            last.remove();
+        if let Some(block) = list.last_element_child() {
+            if let Some(last) = block.last_element_child() {
+                last.remove();
+            }
+            match block.child_element_count() {
+                0 => block.remove(),
+                _ => block.set_class_name("block"),
+            }
         }
     }
     shown.seqs.truncate(keep);
-    let stick = ol.scroll_top() + ol.client_height() + 40 >= ol.scroll_height();
+    let stick = scroller.scroll_top() + scroller.client_height() + 40 >= scroller.scroll_height();
     let document = document();
     for entry in &trace[keep..] {
-        if let Ok(li) = render_entry(&document, entry) {
-            let _ = ol.append_child(&li);
-            shown.seqs.push(entry.seq);
+        let Ok(block) = open_block(&document, list) else {
+            break;
+        };
+        let Ok(item) = render_entry(&document, entry) else {
+            break;
+        };
+        if block.append_child(&item).is_err() {
+            break;
         }
+        if block.child_element_count() as usize == BLOCK {
+            block.set_class_name("block full");
+        }
+        shown.seqs.push(entry.seq);
     }
     // Highlight the entry that produced the viewed recorded state.
     let viewed = e.viewed_record().id;
     if shown.highlighted != Some(viewed) {
-        let children = ol.children();
+        let blocks = list.children();
         for (seq, on) in [(shown.highlighted, false), (Some(viewed), true)] {
             // The list's seqs increase, so an entry's row is found by binary search.
             if let Some(Ok(i)) = seq.map(|s| shown.seqs.binary_search(&s)) {
-                if let Some(el) = children.item(i as u32) {
+                let block = blocks.item((i / BLOCK) as u32);
+                if let Some(el) = block.and_then(|b| b.children().item((i % BLOCK) as u32)) {
                     let _ = el.class_list().toggle_with_force("viewed", on);
                 }
             }
@@ -105,15 +138,32 @@ fn sync(ol: &web_sys::HtmlOListElement, e: &Experiment, shown: &mut Shown) {
         shown.highlighted = Some(viewed);
     }
     if stick && keep < trace.len() {
-        ol.set_scroll_top(ol.scroll_height());
+        scroller.set_scroll_top(scroller.scroll_height());
     }
+}
+
+/// The list's last block if it has room, else a new one.
+fn open_block(
+    document: &web_sys::Document,
+    list: &web_sys::Element,
+) -> Result<web_sys::Element, wasm_bindgen::JsValue> {
+    if let Some(last) = list.last_element_child() {
+        if (last.child_element_count() as usize) < BLOCK {
+            return Ok(last);
+        }
+    }
+    let block = document.create_element("div")?;
+    block.set_class_name("block");
+    list.append_child(&block)?;
+    Ok(block)
 }
 
 fn render_entry(
     document: &web_sys::Document,
     t: &TraceEntry,
 ) -> Result<web_sys::Element, wasm_bindgen::JsValue> {
-    let li = document.create_element("li")?;
+    let li = document.create_element("div")?;
+    li.set_attribute("role", "listitem")?;
     li.set_attribute("data-testid", "trace-entry")?;
     li.set_attribute("data-seq", &t.seq.to_string())?;
     let outcome_class = match t.outcome {
@@ -144,6 +194,6 @@ fn render_entry(
 /// The seq of the trace entry a click landed in, if any.
 fn clicked_seq(ev: &web_sys::MouseEvent) -> Option<u32> {
     let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
-    let li = target.closest("li[data-seq]").ok()??;
+    let li = target.closest("[data-seq]").ok()??;
     li.get_attribute("data-seq")?.parse().ok()
 }
