@@ -245,3 +245,54 @@ test('the trace follows the newest entry while playing, on a phone too, and leav
     await page.context().close();
   }
 });
+
+test('across blocks of 100 entries the trace keeps following the newest one, and a reader further up is not moved', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    await page.getByLabel('Work units').fill('12');
+    await page.getByLabel('Seconds per unit').fill('10');
+    const trace = page.getByTestId('trace');
+    await trace.scrollIntoViewIfNeeded();
+    // Steps (following up each finished task) until `until` entries; after each
+    // painted Step, how far the newest entry is below the trace's visible end,
+    // and where entry `watch` is from the trace's top.
+    const steps = (until, watch) =>
+      trace.evaluate(
+        async (scroller, [until, watch]) => {
+          const frame = () => new Promise((r) => requestAnimationFrame(r));
+          const entries = () => scroller.querySelectorAll('[data-testid=trace-entry]');
+          const out = [];
+          while (entries().length < until) {
+            const step = document.getElementById('step');
+            if (step.disabled) document.getElementById('act-follow-up').click();
+            else step.click();
+            await frame();
+            await frame();
+            const all = entries();
+            const top = scroller.getBoundingClientRect();
+            const newest = all[all.length - 1].getBoundingClientRect();
+            const watched = scroller.querySelector(`[data-seq="${watch}"]`).getBoundingClientRect();
+            out.push({ n: all.length, below: Math.round(newest.bottom - top.bottom), watched: Math.round(watched.top - top.top) });
+          }
+          return out;
+        },
+        [until, watch],
+      );
+    const following = await steps(330, 1);
+    const lost = following.filter((s) => s.n > 20 && s.below > 1);
+    assert.deepEqual(lost.slice(0, 3), [], `${viewport.width}px: the newest entry below the visible end`);
+    assert.ok(await trace.evaluate((s) => s.querySelectorAll('.block.full').length >= 1), 'old blocks skip layout');
+
+    // Read entry #260 at the top of the trace while 250 more entries (two more
+    // blocks, so its block starts skipping layout) arrive.
+    await trace.evaluate((s) => {
+      const e = s.querySelector('[data-seq="260"]');
+      s.scrollTop += e.getBoundingClientRect().top - s.getBoundingClientRect().top;
+    });
+    const reading = await steps(580, 260);
+    const moved = reading.filter((s) => Math.abs(s.watched) > 1);
+    assert.deepEqual(moved.slice(0, 3), [], `${viewport.width}px: the entry being read moved`);
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});

@@ -135,3 +135,31 @@ test('every kind of bad link or file is named, and the run in front of the user 
   assertNoErrors(broken);
   await broken.context().close();
 });
+
+test('importing another run of the same context shows that run\'s trace, not the one on screen', async () => {
+  const page = await openPage(browser());
+  const dir = await mkdtemp(join(tmpdir(), 'runs-'));
+  const { readFile } = await import('node:fs/promises');
+  const download = async (name) => {
+    const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download run' }).click()]);
+    const file = join(dir, name);
+    await writeFile(file, await readFile(await d.path(), 'utf8'));
+    return file;
+  };
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  const base = await download('base.json');
+  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  const canceled = await download('canceled.json');
+  const expected = await snapshot(page);
+
+  // Same context, same seqs, different entries: the trace must be rebuilt.
+  await page.locator('#import-run').setInputFiles(base);
+  await page.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
+  await step.click();
+  await page.locator('#import-run').setInputFiles(canceled);
+  await page.getByTestId('task-state').filter({ hasText: 'TASK_STATE_CANCELED' }).waitFor();
+  assert.deepEqual(await snapshot(page), expected);
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -223,7 +223,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
 }
 
-/// The trace's blocks of 100 entries: (entries, `full` class) of each block.
+/// The trace's blocks of 100 entries: (entries, whether it may skip layout) of each.
 fn trace_blocks(p: &Page) -> Vec<(u32, bool)> {
     let blocks = p.q("[data-testid=trace] [role=list]").children();
     (0..blocks.length())
@@ -251,7 +251,8 @@ async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
     let rest = n - 200;
     assert_eq!(
         trace_blocks(&p),
-        vec![(100, true), (100, true), (rest, rest == 100)]
+        vec![(100, true), (100, false), (rest, false)],
+        "only blocks two behind the newest skip layout"
     );
     let seqs: Vec<u32> = {
         let all = p
@@ -285,18 +286,22 @@ async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
         "entry #{seq} sits in the second block"
     );
 
-    // Stepping from there discards the later branch: the last block goes and
-    // the second is no longer full, then fills again as the task goes on.
+    // Stepping from there discards the later branch: the last block goes, the
+    // first is no longer two behind the newest, and the second fills again as
+    // the task goes on.
     p.click("#step").await;
     let after = p.count("[data-testid=trace-entry]");
     assert!(after < 200 && after > 100, "{after} entries");
-    assert_eq!(trace_blocks(&p), vec![(100, true), (after - 100, false)]);
+    assert_eq!(trace_blocks(&p), vec![(100, false), (after - 100, false)]);
     for _ in 0..(200 - after) {
         p.click("#step").await;
     }
-    assert_eq!(trace_blocks(&p), vec![(100, true), (100, true)]);
+    assert_eq!(trace_blocks(&p), vec![(100, false), (100, false)]);
     p.click("#step").await;
-    assert_eq!(trace_blocks(&p), vec![(100, true), (100, true), (1, false)]);
+    assert_eq!(
+        trace_blocks(&p),
+        vec![(100, true), (100, false), (1, false)]
+    );
 }
 
 #[wasm_bindgen_test]
@@ -416,6 +421,14 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     assert!(p
         .text("[data-testid=wire-messages]")
         .contains("statusUpdate"));
+    // The trace marks the selected entry, and only that one.
+    assert_eq!(p.count("[data-testid=trace-entry].selected"), 1);
+    let selected = p.q("[data-testid=trace-entry].selected");
+    assert_eq!(selected.get_attribute("data-seq").as_deref(), Some("2"));
+    assert_eq!(
+        selected.get_attribute("aria-current").as_deref(),
+        Some("true")
+    );
 
     // On-demand GetTask answers with the bare Task.
     let buttons = p.root.query_selector_all(".wire .buttons button").unwrap();

@@ -5,12 +5,14 @@
 //! exactly the entries that went; nothing else is re-rendered. Text is set
 //! with `textContent`, never parsed as HTML.
 //!
-//! Entries are grouped in blocks of [`BLOCK`]. A full block is skipped by
-//! layout and paint while off screen (`content-visibility: auto` on
-//! `.block.full`), so a frame lays out about a hundred boxes whatever the
-//! length of the trace. The newest block is never skipped: its entries have
-//! their real height when the trace scrolls to follow the newest one, which
-//! therefore ends exactly at its bottom, even where entries wrap (a phone).
+//! Entries are grouped in blocks of [`BLOCK`]. A block two or more blocks
+//! behind the newest is skipped by layout and paint while off screen
+//! (`content-visibility: auto` on `.block.full`), so a frame lays out a few
+//! hundred boxes whatever the length of the trace. The two newest blocks are
+//! never skipped: their entries have their real height when the trace scrolls
+//! to follow the newest one, which therefore ends exactly at its bottom, even
+//! where entries wrap (a phone), and a block is only ever skipped once it is at
+//! least a block's height away from the newest entry.
 
 use super::store::Store;
 use super::wire::WireView;
@@ -26,8 +28,11 @@ const BLOCK: usize = 100;
 #[derive(Default)]
 struct Shown {
     context: String,
-    seqs: Vec<u32>,
+    /// The entries the list shows, in order.
+    entries: Vec<TraceEntry>,
     highlighted: Option<u32>,
+    /// The entry selected for the Wire panel.
+    selected: Option<u32>,
 }
 
 #[component]
@@ -40,16 +45,23 @@ pub fn TracePanel() -> impl IntoView {
         let (Some(list), Some(scroller)) = (list.get(), scroller.get()) else {
             return;
         };
+        let selected = match store.wire_view.get() {
+            WireView::Entry(seq) => Some(seq),
+            _ => None,
+        };
         store
             .exp
-            .with(|e| shown.update_value(|s| sync(&list, &scroller, e, s)));
+            .with(|e| shown.update_value(|s| sync(&list, &scroller, e, selected, s)));
     });
     let count = move || store.exp.with(|e| e.trace().len());
     view! {
         <section class="panel trace-panel" aria-labelledby="trace-h">
             <h2 id="trace-h">
                 "State and action trace "
-                <span class="muted" data-testid="trace-count">{move || format!("({} entries)", count())}</span>
+                <span class="muted" data-testid="trace-count">{move || match count() {
+                    1 => "(1 entry)".to_string(),
+                    n => format!("({n} entries)"),
+                }}</span>
             </h2>
             <p class="hint trace-legend">"# · task · active time · actor · action · state before → after · outcome"</p>
             <div
@@ -72,25 +84,33 @@ pub fn TracePanel() -> impl IntoView {
     }
 }
 
-fn sync(list: &web_sys::Element, scroller: &web_sys::Element, e: &Experiment, shown: &mut Shown) {
+fn sync(
+    list: &web_sys::Element,
+    scroller: &web_sys::Element,
+    e: &Experiment,
+    selected: Option<u32>,
+    shown: &mut Shown,
+) {
     let trace = e.trace();
     if shown.context != e.context_id() {
         list.set_text_content(None);
-        shown.seqs.clear();
+        shown.entries.clear();
         shown.highlighted = None;
+        shown.selected = None;
         shown.context = e.context_id().to_string();
     }
-    let k = shown.seqs.len();
-    let keep = if k <= trace.len() && (k == 0 || trace[k - 1].seq == shown.seqs[k - 1]) {
+    let k = shown.entries.len();
+    let keep = if k <= trace.len() && (k == 0 || trace[k - 1] == shown.entries[k - 1]) {
         k
     } else {
-        // Entries are only ever removed or appended, and their seqs increase:
-        // the first mismatch is where the discarded branch began.
+        // Within a run, entries are only ever removed or appended: the first
+        // difference is where the discarded branch began. Comparing whole
+        // entries also catches another run loaded into the same context.
         shown
-            .seqs
+            .entries
             .iter()
             .zip(trace)
-            .take_while(|(s, t)| **s == t.seq)
+            .take_while(|(s, t)| s == t)
             .count()
     };
     for _ in keep..k {
@@ -98,13 +118,12 @@ fn sync(list: &web_sys::Element, scroller: &web_sys::Element, e: &Experiment, sh
             if let Some(last) = block.last_element_child() {
                 last.remove();
             }
-            match block.child_element_count() {
-                0 => block.remove(),
-                _ => block.set_class_name("block"),
+            if block.child_element_count() == 0 {
+                block.remove();
             }
         }
     }
-    shown.seqs.truncate(keep);
+    shown.entries.truncate(keep);
     let stick = scroller.scroll_top() + scroller.client_height() + 40 >= scroller.scroll_height();
     let document = document();
     for entry in &trace[keep..] {
@@ -117,28 +136,60 @@ fn sync(list: &web_sys::Element, scroller: &web_sys::Element, e: &Experiment, sh
         if block.append_child(&item).is_err() {
             break;
         }
-        if block.child_element_count() as usize == BLOCK {
-            block.set_class_name("block full");
-        }
-        shown.seqs.push(entry.seq);
+        shown.entries.push(*entry);
     }
-    // Highlight the entry that produced the viewed recorded state.
-    let viewed = e.viewed_record().id;
-    if shown.highlighted != Some(viewed) {
-        let blocks = list.children();
-        for (seq, on) in [(shown.highlighted, false), (Some(viewed), true)] {
-            // The list's seqs increase, so an entry's row is found by binary search.
-            if let Some(Ok(i)) = seq.map(|s| shown.seqs.binary_search(&s)) {
-                let block = blocks.item((i / BLOCK) as u32);
-                if let Some(el) = block.and_then(|b| b.children().item((i % BLOCK) as u32)) {
-                    let _ = el.class_list().toggle_with_force("viewed", on);
-                }
-            }
-        }
-        shown.highlighted = Some(viewed);
+    if keep != k || keep < trace.len() {
+        mark_skippable(list);
+    }
+    // Highlight the entry that produced the viewed recorded state, and mark
+    // the one selected for the Wire panel.
+    let viewed = Some(e.viewed_record().id);
+    if shown.highlighted != viewed || keep < k {
+        mark(list, shown, shown.highlighted, viewed, "viewed");
+        shown.highlighted = viewed;
+    }
+    if shown.selected != selected || keep < k {
+        mark(list, shown, shown.selected, selected, "selected");
+        shown.selected = selected;
     }
     if stick && keep < trace.len() {
         scroller.set_scroll_top(scroller.scroll_height());
+    }
+}
+
+/// Moves class `class` from the entry with seq `from` to the one with seq `to`.
+fn mark(list: &web_sys::Element, shown: &Shown, from: Option<u32>, to: Option<u32>, class: &str) {
+    let blocks = list.children();
+    for (seq, on) in [(from, false), (to, true)] {
+        // The list's seqs increase, so an entry's row is found by binary search.
+        let Some(Ok(i)) = seq.map(|s| shown.entries.binary_search_by_key(&s, |t| t.seq)) else {
+            continue;
+        };
+        let block = blocks.item((i / BLOCK) as u32);
+        if let Some(el) = block.and_then(|b| b.children().item((i % BLOCK) as u32)) {
+            let _ = el.class_list().toggle_with_force(class, on);
+            if class == "selected" {
+                let _ = match on {
+                    true => el.set_attribute("aria-current", "true"),
+                    false => el.remove_attribute("aria-current"),
+                };
+            }
+        }
+    }
+}
+
+/// Lets every block but the two newest skip layout while off screen. Blocks
+/// only change at the end of the list, so only the last three can be wrong.
+fn mark_skippable(list: &web_sys::Element) {
+    let blocks = list.children();
+    let n = blocks.length();
+    for i in n.saturating_sub(3)..n {
+        if let Some(block) = blocks.item(i) {
+            let class = if i + 2 < n { "block full" } else { "block" };
+            if block.class_name() != class {
+                block.set_class_name(class);
+            }
+        }
     }
 }
 
