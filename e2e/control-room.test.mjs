@@ -292,6 +292,29 @@ test('across blocks of 100 entries the trace keeps following the newest one, and
     const reading = await steps(580, 260);
     const moved = reading.filter((s) => Math.abs(s.watched) > 1);
     assert.deepEqual(moved.slice(0, 3), [], `${viewport.width}px: the entry being read moved`);
+
+    // Viewing an earlier state brings its entry into the trace's view, and
+    // moves nothing but the trace's content.
+    await trace.evaluate((s) => {
+      s.scrollTop = s.scrollHeight;
+    });
+    const traceTop = () => trace.evaluate((s) => Math.round(s.getBoundingClientRect().top));
+    const before = await traceTop();
+    // Set without Playwright's own scrolling to the slider.
+    await page.evaluate(() => {
+      const slider = document.getElementById('recorded-state');
+      slider.value = '3';
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await page.getByTestId('timeline-position').filter({ hasText: 'State 4 /' }).waitFor();
+    const seen = () =>
+      trace.evaluate((s) => {
+        const e = s.querySelector('.viewed').getBoundingClientRect();
+        const v = s.getBoundingClientRect();
+        return e.top >= v.top && e.bottom <= v.bottom;
+      });
+    assert.ok(await seen(), `${viewport.width}px: the viewed entry is in view`);
+    assert.equal(await traceTop(), before, 'the page did not move');
     assertNoErrors(page);
     await page.context().close();
   }

@@ -144,8 +144,15 @@ fn sync(
     // Highlight the entry that produced the viewed recorded state, and mark
     // the one selected for the Wire panel.
     let viewed = Some(e.viewed_record().id);
+    let mut reveal = None;
     if shown.highlighted != viewed || keep < k {
-        mark(list, shown, shown.highlighted, viewed, "viewed");
+        let el = mark(list, shown, shown.highlighted, viewed, "viewed");
+        // Viewing an earlier state (seek, an earlier task, a loaded run)
+        // brings its entry into view; the newest one is left to following,
+        // so a reader scrolled up is not pulled down while a task plays.
+        if viewed != trace.last().map(|t| t.seq) && shown.highlighted != viewed {
+            reveal = el;
+        }
         shown.highlighted = viewed;
     }
     if shown.selected != selected || keep < k {
@@ -155,11 +162,34 @@ fn sync(
     if stick && keep < trace.len() {
         scroller.set_scroll_top(scroller.scroll_height());
     }
+    if let Some(el) = reveal {
+        bring_into_view(scroller, &el);
+    }
 }
 
-/// Moves class `class` from the entry with seq `from` to the one with seq `to`.
-fn mark(list: &web_sys::Element, shown: &Shown, from: Option<u32>, to: Option<u32>, class: &str) {
+/// Scrolls the trace (and nothing else) so that `el` is in view, a third of
+/// the way down, unless it already is.
+fn bring_into_view(scroller: &web_sys::Element, el: &web_sys::Element) {
+    let view = scroller.get_bounding_client_rect();
+    let rect = el.get_bounding_client_rect();
+    if rect.top() >= view.top() && rect.bottom() <= view.bottom() {
+        return;
+    }
+    let offset = rect.top() - view.top() - view.height() / 3.0;
+    scroller.set_scroll_top(scroller.scroll_top() + offset as i32);
+}
+
+/// Moves class `class` from the entry with seq `from` to the one with seq `to`,
+/// and gives the latter's element.
+fn mark(
+    list: &web_sys::Element,
+    shown: &Shown,
+    from: Option<u32>,
+    to: Option<u32>,
+    class: &str,
+) -> Option<web_sys::Element> {
     let blocks = list.children();
+    let mut marked = None;
     for (seq, on) in [(from, false), (to, true)] {
         // The list's seqs increase, so an entry's row is found by binary search.
         let Some(Ok(i)) = seq.map(|s| shown.entries.binary_search_by_key(&s, |t| t.seq)) else {
@@ -174,8 +204,12 @@ fn mark(list: &web_sys::Element, shown: &Shown, from: Option<u32>, to: Option<u3
                     false => el.remove_attribute("aria-current"),
                 };
             }
+            if on {
+                marked = Some(el);
+            }
         }
     }
+    marked
 }
 
 /// Lets every block but the two newest skip layout while off screen. Blocks
