@@ -44,6 +44,16 @@ impl Page {
     fn text(&self, sel: &str) -> String {
         self.q(sel).text_content().unwrap_or_default()
     }
+    /// Attribute `attr` of every element matching `sel`, in document order.
+    fn attrs(&self, sel: &str, attr: &str) -> Vec<String> {
+        let list = self.root.query_selector_all(sel).unwrap();
+        (0..list.length())
+            .map(|i| {
+                let el: Element = list.item(i).unwrap().unchecked_into();
+                el.get_attribute(attr).unwrap()
+            })
+            .collect()
+    }
     fn count(&self, sel: &str) -> u32 {
         self.root.query_selector_all(sel).unwrap().length()
     }
@@ -254,18 +264,11 @@ async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
         vec![(100, true), (100, false), (rest, false)],
         "only blocks two behind the newest skip layout"
     );
-    let seqs: Vec<u32> = {
-        let all = p
-            .root
-            .query_selector_all("[data-testid=trace-entry]")
-            .unwrap();
-        (0..all.length())
-            .map(|i| {
-                let el: Element = all.item(i).unwrap().unchecked_into();
-                el.get_attribute("data-seq").unwrap().parse().unwrap()
-            })
-            .collect()
-    };
+    let seqs: Vec<u32> = p
+        .attrs("[data-testid=trace-entry]", "data-seq")
+        .iter()
+        .map(|s| s.parse().unwrap())
+        .collect();
     assert!(seqs.windows(2).all(|w| w[0] < w[1]), "oldest first");
 
     // View an early state of the second task: its entry, in the second
@@ -373,19 +376,7 @@ async fn a_refused_cancellation_is_shown_and_traced() {
 }
 
 fn payload_types(p: &Page) -> Vec<String> {
-    let list = p
-        .root
-        .query_selector_all("[data-testid=wire-message]")
-        .unwrap();
-    (0..list.length())
-        .map(|i| {
-            list.item(i)
-                .unwrap()
-                .unchecked_into::<Element>()
-                .get_attribute("data-payload-type")
-                .unwrap()
-        })
-        .collect()
+    p.attrs("[data-testid=wire-message]", "data-payload-type")
 }
 
 #[wasm_bindgen_test]
