@@ -301,20 +301,26 @@ test('across blocks of 100 entries the trace keeps following the newest one, and
     const traceTop = () => trace.evaluate((s) => Math.round(s.getBoundingClientRect().top));
     const before = await traceTop();
     // Set without Playwright's own scrolling to the slider.
-    await page.evaluate(() => {
-      const slider = document.getElementById('recorded-state');
-      slider.value = '3';
-      slider.dispatchEvent(new Event('input', { bubbles: true }));
-    });
+    const seek = (to) =>
+      page.evaluate((to) => {
+        const slider = document.getElementById('recorded-state');
+        slider.value = to === 'last' ? slider.max : to;
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+      }, to);
+    await seek('3');
     await page.getByTestId('timeline-position').filter({ hasText: 'State 4 /' }).waitFor();
     const seen = () =>
       trace.evaluate((s) => {
         const e = s.querySelector('.viewed').getBoundingClientRect();
         const v = s.getBoundingClientRect();
-        return e.top >= v.top && e.bottom <= v.bottom;
+        return e.top >= v.top - 1 && e.bottom <= v.bottom + 1;
       });
     assert.ok(await seen(), `${viewport.width}px: the viewed entry is in view`);
     assert.equal(await traceTop(), before, 'the page did not move');
+    // And back to the newest state: its entry comes back into view.
+    await seek('last');
+    assert.ok(await seen(), `${viewport.width}px: the newest entry is in view again`);
+    assert.equal(await trace.evaluate((s) => s.querySelector('.viewed') === [...s.querySelectorAll('[data-testid=trace-entry]')].pop()), true);
     assertNoErrors(page);
     await page.context().close();
   }

@@ -147,10 +147,10 @@ fn sync(
     let mut reveal = None;
     if shown.highlighted != viewed || keep < k {
         let el = mark(list, shown, shown.highlighted, viewed, "viewed");
-        // Viewing an earlier state (seek, an earlier task, a loaded run)
-        // brings its entry into view; the newest one is left to following,
-        // so a reader scrolled up is not pulled down while a task plays.
-        if viewed != trace.last().map(|t| t.seq) && shown.highlighted != viewed {
+        // Moving through recorded states (seek, another task) brings the
+        // viewed entry into view. New entries are left to following, so a
+        // reader scrolled up is not pulled down while a task plays.
+        if keep == k && keep == trace.len() {
             reveal = el;
         }
         shown.highlighted = viewed;
