@@ -196,13 +196,20 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   await page.context().close();
 });
 
+/** A page with 12 units of `seconds` s each, scrolled so the trace is on screen. */
+async function traceOnScreen(viewport, seconds) {
+  const page = await openPage(browser(), '', { viewport });
+  await page.getByLabel('Work units').fill('12');
+  await page.getByLabel('Seconds per unit').fill(seconds);
+  const trace = page.getByTestId('trace');
+  await trace.scrollIntoViewIfNeeded();
+  return { page, trace };
+}
+
 test('the trace follows the newest entry while playing, on a phone too, and leaves a reader where they are', async () => {
   for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
-    const page = await openPage(browser(), '', { viewport });
-    await page.getByLabel('Work units').fill('30');
+    const { page, trace } = await traceOnScreen(viewport, '3');
     await setSpeed(page, '10×');
-    const trace = page.getByTestId('trace');
-    await trace.scrollIntoViewIfNeeded();
     // How far the newest entry's bottom is below the trace's visible bottom.
     const below = () =>
       trace.evaluate((ol) => {
@@ -248,11 +255,7 @@ test('the trace follows the newest entry while playing, on a phone too, and leav
 
 test('across blocks of 100 entries the trace keeps following the newest one, and a reader further up is not moved', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
-    const page = await openPage(browser(), '', { viewport });
-    await page.getByLabel('Work units').fill('12');
-    await page.getByLabel('Seconds per unit').fill('10');
-    const trace = page.getByTestId('trace');
-    await trace.scrollIntoViewIfNeeded();
+    const { page, trace } = await traceOnScreen(viewport, '10');
     // Steps (following up each finished task) until `until` entries; after each
     // painted Step, how far the newest entry is below the trace's visible end,
     // and where entry `watch` is from the trace's top.

@@ -27,7 +27,6 @@ const BLOCK: usize = 100;
 /// What the DOM list currently shows.
 #[derive(Default)]
 struct Shown {
-    context: String,
     /// The entries the list shows, in order.
     entries: Vec<TraceEntry>,
     highlighted: Option<u32>,
@@ -92,27 +91,18 @@ fn sync(
     shown: &mut Shown,
 ) {
     let trace = e.trace();
-    if shown.context != e.context_id() {
-        list.set_text_content(None);
-        shown.entries.clear();
-        shown.highlighted = None;
-        shown.selected = None;
-        shown.context = e.context_id().to_string();
-    }
     let k = shown.entries.len();
-    let keep = if k <= trace.len() && (k == 0 || trace[k - 1] == shown.entries[k - 1]) {
-        k
-    } else {
-        // Within a run, entries are only ever removed or appended: the first
-        // difference is where the discarded branch began. Comparing whole
-        // entries also catches another run loaded into the same context.
-        shown
-            .entries
-            .iter()
-            .zip(trace)
-            .take_while(|(s, t)| s == t)
-            .count()
-    };
+    // Entries shown that are still the model's, from the start. Within a run
+    // entries are only removed or appended, so this is where a discarded
+    // branch began; an entry is drawn from its fields alone, so comparing
+    // whole entries also finds what a fresh experiment or another loaded run
+    // changed.
+    let keep = shown
+        .entries
+        .iter()
+        .zip(trace)
+        .take_while(|(s, t)| s == t)
+        .count();
     for _ in keep..k {
         if let Some(block) = list.last_element_child() {
             if let Some(last) = block.last_element_child() {
@@ -124,7 +114,9 @@ fn sync(
         }
     }
     shown.entries.truncate(keep);
-    let stick = scroller.scroll_top() + scroller.client_height() + 40 >= scroller.scroll_height();
+    // Whether the reader is at the end, read (a layout) only when entries come.
+    let stick = keep < trace.len()
+        && scroller.scroll_top() + scroller.client_height() + 40 >= scroller.scroll_height();
     let document = document();
     for entry in &trace[keep..] {
         let Ok(block) = open_block(&document, list) else {
@@ -146,7 +138,7 @@ fn sync(
     let viewed = Some(e.viewed_record().id);
     let mut reveal = None;
     if shown.highlighted != viewed || keep < k {
-        let el = mark(list, shown, shown.highlighted, viewed, "viewed");
+        let el = mark(list, shown, shown.highlighted, viewed, "viewed", None);
         // Moving through recorded states (seek, another task) brings the
         // viewed entry into view. New entries are left to following, so a
         // reader scrolled up is not pulled down while a task plays.
@@ -156,10 +148,17 @@ fn sync(
         shown.highlighted = viewed;
     }
     if shown.selected != selected || keep < k {
-        mark(list, shown, shown.selected, selected, "selected");
+        mark(
+            list,
+            shown,
+            shown.selected,
+            selected,
+            "selected",
+            Some("aria-current"),
+        );
         shown.selected = selected;
     }
-    if stick && keep < trace.len() {
+    if stick {
         scroller.set_scroll_top(scroller.scroll_height());
     }
     if let Some(el) = reveal {
@@ -179,14 +178,15 @@ fn bring_into_view(scroller: &web_sys::Element, el: &web_sys::Element) {
     scroller.set_scroll_top(scroller.scroll_top() + offset as i32);
 }
 
-/// Moves class `class` from the entry with seq `from` to the one with seq `to`,
-/// and gives the latter's element.
+/// Moves class `class` (and boolean attribute `attr`, if any) from the entry
+/// with seq `from` to the one with seq `to`, and gives the latter's element.
 fn mark(
     list: &web_sys::Element,
     shown: &Shown,
     from: Option<u32>,
     to: Option<u32>,
     class: &str,
+    attr: Option<&str>,
 ) -> Option<web_sys::Element> {
     let blocks = list.children();
     let mut marked = None;
@@ -198,10 +198,10 @@ fn mark(
         let block = blocks.item((i / BLOCK) as u32);
         if let Some(el) = block.and_then(|b| b.children().item((i % BLOCK) as u32)) {
             let _ = el.class_list().toggle_with_force(class, on);
-            if class == "selected" {
+            if let Some(attr) = attr {
                 let _ = match on {
-                    true => el.set_attribute("aria-current", "true"),
-                    false => el.remove_attribute("aria-current"),
+                    true => el.set_attribute(attr, "true"),
+                    false => el.remove_attribute(attr),
                 };
             }
             if on {
