@@ -44,6 +44,18 @@ stage() {
   current=""
 }
 
+# A clean clone reuses nothing, so incremental caches would only take disk.
+[[ ${CI:-} == true ]] && export CARGO_INCREMENTAL=0
+
+# The whole run writes about NEED_GB to target/ (measured on a clean clone); say so
+# up front rather than failing half-way with "No space left on device".
+NEED_GB=4
+free_kb=$(df -Pk . | awk 'NR == 2 { print $4 }')
+echo "disk: $((free_kb / 1024 / 1024)) GB free here; a clean run needs about $NEED_GB GB"
+if ((free_kb < NEED_GB * 1024 * 1024)); then
+  echo "disk: warning: less than $NEED_GB GB free, the build may stop with 'No space left on device'" >&2
+fi
+
 current="setup"
 t0=$(now_ms)
 source scripts/setup.sh test
