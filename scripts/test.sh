@@ -104,13 +104,22 @@ e2e_subpath() {
   e2e "http://127.0.0.1:$port/a2a-control-room/"
 }
 
+# ChromeDriver leaves each Chromium profile behind in $TMPDIR: give it a folder of
+# its own, removed on exit.
+wasm_tests() {
+  local tmp
+  tmp=$(mktemp -d)
+  tmpdirs+=("$tmp")
+  TMPDIR=$tmp cargo test --target wasm32-unknown-unknown
+}
+
 conformance() { bash scripts/conformance.sh; }
 
 stage "fmt" cargo fmt --check
 stage "clippy (native)" cargo clippy --all-targets -- -D warnings
 stage "clippy (wasm32)" cargo clippy --target wasm32-unknown-unknown --all-targets -- -D warnings
 stage "test (native)" cargo test
-stage "test (wasm32, headless Chromium)" cargo test --target wasm32-unknown-unknown
+stage "test (wasm32, headless Chromium)" wasm_tests
 stage "e2e (release build at /)" e2e_root
 stage "e2e (release build at /a2a-control-room/)" e2e_subpath
 stage "conformance (a2a-sdk)" conformance
