@@ -5,7 +5,7 @@ import { writeFile, mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
-import { assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
+import { BASE_URL, assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -83,6 +83,7 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
 
 test('a corrupt checkpoint gets a message and a fresh run', async () => {
   const page = await openPage(browser());
+  await settle(page); // or the page saves its own run over this one when it unloads
   await page.evaluate(() => localStorage.setItem('a2a-control-room/run', '{"format":"a2a-control-room/run","version":1,"config":'));
   await page.reload();
   await page.getByTestId('task-state').waitFor();
@@ -134,6 +135,56 @@ test('every kind of bad link or file is named, and the run in front of the user 
   assert.equal(await broken.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED');
   assertNoErrors(broken);
   await broken.context().close();
+});
+
+test('a link that cannot be opened brings back the run saved in this browser and never overwrites it', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  await settle(page);
+  const before = await snapshot(page);
+  for (const [hash, why] of [
+    ['#run=%E0%A4%A', /it is not correctly encoded/],
+    ['#run=', /it is empty/],
+    ['#run=%7B%22format%22%3A%22nope%22%7D', /not an a2a-control-room\/run file/],
+  ]) {
+    // A real page load (a new fragment alone would not reload the page).
+    await page.goto('about:blank');
+    await page.goto(new URL(hash, BASE_URL).href);
+    await page.getByTestId('task-state').waitFor();
+    const alert = await page.getByTestId('alert').innerText();
+    assert.match(alert, why);
+    assert.match(alert, /The run saved in this browser was opened instead/);
+    assert.deepEqual(await snapshot(page), before, `${hash} brought the saved run back`);
+    await settle(page);
+  }
+  await page.goto('about:blank');
+  await page.goto(BASE_URL);
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), before, 'the checkpoint survived the bad links');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a task playing at 10× is saved as it plays, and a reload right after Pause keeps every state', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Work units').fill('12');
+  await page.getByLabel('Seconds per unit').fill('10');
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.waitForTimeout(1500);
+  // The script records a run of accepted Steps as one {"Steps": n}.
+  const savedWhilePlaying = await page.evaluate(
+    () => JSON.parse(localStorage.getItem('a2a-control-room/run')).script[0]?.Steps ?? 0,
+  );
+  assert.ok(savedWhilePlaying > 5, `the checkpoint kept up with Play: ${savedWhilePlaying} Steps saved`);
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  const before = await snapshot(page);
+  await page.reload(); // well within the 250 ms a save may wait
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), before);
+  assertNoErrors(page);
+  await page.context().close();
 });
 
 test('importing another run of the same context shows that run\'s trace, not the one on screen', async () => {

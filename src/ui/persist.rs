@@ -21,57 +21,91 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 /// At start-up: opens the run of a share link, or else the saved checkpoint.
+/// A link that cannot be opened falls back to the checkpoint, which it never
+/// overwrites.
 pub fn restore(store: Store) {
     let hash = window().location().hash().unwrap_or_default();
-    if let Some(encoded) = hash.strip_prefix(LINK_PREFIX) {
-        // The link is consumed: from now on the page saves and restores locally.
-        let url = window().location();
-        let bare = format!(
-            "{}{}",
-            url.pathname().unwrap_or_default(),
-            url.search().unwrap_or_default()
-        );
-        if let Ok(history) = window().history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
-        }
-        match js_sys::decode_uri_component(encoded) {
-            Ok(text) => {
-                if store.load(&String::from(text), "shared link") {
-                    store.notice.set(Some("Opened the shared run.".into()));
-                }
-            }
-            Err(_) => store.alert.set(Some(
-                "The shared link could not be opened: it is not correctly encoded. A fresh run was started."
-                    .into(),
-            )),
-        }
+    let Some(encoded) = hash.strip_prefix(LINK_PREFIX) else {
+        restore_saved(store);
         return;
+    };
+    // The link is consumed: from now on the page saves and restores locally.
+    let url = window().location();
+    let bare = format!(
+        "{}{}",
+        url.pathname().unwrap_or_default(),
+        url.search().unwrap_or_default()
+    );
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
     }
-    let Some(storage) = storage() else { return };
-    if let Some(text) = storage.get_item(STORAGE_KEY).ok().flatten() {
-        if store.load(&text, "run saved in this browser") {
-            store
-                .notice
-                .set(Some("Restored the run saved in this browser.".into()));
-        } else {
-            // Keep what could not be read, apart, rather than overwrite it.
-            let _ = storage.set_item(&format!("{STORAGE_KEY}.unreadable"), &text);
+    let opened = match js_sys::decode_uri_component(encoded) {
+        Ok(text) => store.open(&String::from(text)).map_err(|e| e.to_string()),
+        Err(_) => Err("it is not correctly encoded".to_string()),
+    };
+    match opened {
+        Ok(()) => store.notice.set(Some("Opened the shared run.".into())),
+        Err(why) => {
+            let instead = if restore_saved(store) {
+                "The run saved in this browser was opened instead"
+            } else {
+                "A fresh run was started"
+            };
+            store.alert.set(Some(format!(
+                "The shared link could not be opened: {why}. {instead}."
+            )));
         }
     }
 }
 
-/// Saves the run a moment after each change (one write per burst of steps).
+/// Opens the checkpoint saved in this browser, if there is one; says whether
+/// it did. One that cannot be read is kept apart, never overwritten.
+fn restore_saved(store: Store) -> bool {
+    let Some(storage) = storage() else {
+        return false;
+    };
+    let Some(text) = storage.get_item(STORAGE_KEY).ok().flatten() else {
+        return false;
+    };
+    if store.load(&text, "run saved in this browser") {
+        store
+            .notice
+            .set(Some("Restored the run saved in this browser.".into()));
+        true
+    } else {
+        let _ = storage.set_item(&format!("{STORAGE_KEY}.unreadable"), &text);
+        false
+    }
+}
+
+/// Saves the run at most 250 ms after a change, however fast changes come
+/// (a task playing at 10× included), and at once when the page is hidden or
+/// closed with a save still due.
 pub fn autosave(store: Store) {
-    Effect::new(
-        move |prev: Option<Option<leptos::prelude::TimeoutHandle>>| {
-            store.exp.track();
-            store.started_ms.track();
-            if let Some(Some(h)) = prev {
-                h.clear();
-            }
-            set_timeout_with_handle(move || save(store), Duration::from_millis(250)).ok()
-        },
-    );
+    let due = StoredValue::new(false);
+    Effect::new(move |_| {
+        store.exp.track();
+        store.started_ms.track();
+        if !due.get_value() {
+            due.set_value(true);
+            set_timeout(
+                move || {
+                    if due.get_value() {
+                        due.set_value(false);
+                        save(store);
+                    }
+                },
+                Duration::from_millis(250),
+            );
+        }
+    });
+    let handle = window_event_listener_untyped("pagehide", move |_| {
+        if due.get_value() {
+            due.set_value(false);
+            save(store);
+        }
+    });
+    on_cleanup(move || handle.remove());
 }
 
 fn save(store: Store) {

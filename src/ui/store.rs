@@ -4,8 +4,8 @@
 
 use super::wire::WireView;
 use crate::model::{
-    Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, SavedRun,
-    ScriptOp, SeekError, Setting, TaskState,
+    Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, RunError,
+    SavedRun, ScriptOp, SeekError, Setting, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -324,17 +324,8 @@ impl Store {
     /// Replaces the run with `text` (a link, stored value or file) when it
     /// reads and replays cleanly; otherwise says why and keeps the current run.
     pub fn load(&self, text: &str, source: &str) -> bool {
-        match SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e))) {
-            Ok((run, exp)) => {
-                self.playing.set(false);
-                self.alert.set(None);
-                self.started_ms.set(run.started_ms);
-                self.wire_view.set(WireView::Latest);
-                self.run.set_value(run);
-                self.exp.set(exp);
-                self.status.set(self.describe_state());
-                true
-            }
+        match self.open(text) {
+            Ok(()) => true,
             Err(e) => {
                 self.alert.set(Some(format!(
                     "The {source} could not be opened: {e}. The run on the page is unchanged."
@@ -342,6 +333,20 @@ impl Store {
                 false
             }
         }
+    }
+
+    /// Replaces the run on the page with the run `text`, or says why it
+    /// cannot, leaving everything as it was.
+    pub fn open(&self, text: &str) -> Result<(), RunError> {
+        let (run, exp) = SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e)))?;
+        self.playing.set(false);
+        self.alert.set(None);
+        self.started_ms.set(run.started_ms);
+        self.wire_view.set(WireView::Latest);
+        self.run.set_value(run);
+        self.exp.set(exp);
+        self.status.set(self.describe_state());
+        Ok(())
     }
 
     /// One sentence on the viewed state, for the status region.
