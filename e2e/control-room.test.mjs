@@ -57,6 +57,42 @@ test('resume an interruption, not a terminal task', async () => {
   await page.context().close();
 });
 
+test('copying says so on the button; Copy JSON copies valid JSON or is off; the status follows the viewed state', async () => {
+  const page = await openPage(browser());
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  const status = await text(page, 'status');
+  assert.match(status, /Task 1 is TASK_STATE_WORKING/);
+
+  const copyId = page.getByRole('button', { name: 'Copy Task id' });
+  await copyId.click();
+  await copyId.filter({ hasText: 'Copied' }).waitFor();
+  assert.equal(await clipboard(), await text(page, 'task-id'));
+  assert.equal(await text(page, 'status'), status, 'the task status line is not taken over');
+  await copyId.filter({ hasText: /^Copy$/ }).waitFor({ timeout: 5_000 });
+
+  // The latest entry (a worked second) has nothing on the wire: nothing to copy.
+  const copyJson = page.getByRole('button', { name: 'Copy JSON' });
+  assert.ok(await copyJson.isDisabled());
+  // The first entry has a request and its frames: copied as one JSON array.
+  await page.getByTestId('trace-entry').first().click();
+  const shown = await page.getByTestId('wire-message').count();
+  assert.ok(shown > 1);
+  await copyJson.click();
+  await copyJson.filter({ hasText: 'Copied' }).waitFor();
+  const copied = JSON.parse(await clipboard());
+  assert.equal(copied.length, shown);
+  assert.equal(copied[0].method, 'SendStreamingMessage');
+
+  // Viewing an earlier state: the status line says what that state is.
+  await page.getByLabel('Recorded state', { exact: true }).fill('0');
+  assert.match(await text(page, 'status'), /Task 1 is TASK_STATE_SUBMITTED/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('stepping from an earlier recorded state discards exactly the later branch', async () => {
   const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });

@@ -24,7 +24,9 @@ const START_MS: i64 = 1_767_225_600_000;
 
 struct Run {
     e: Experiment,
+    /// On-demand exchanges, in each pause encoding (the same without the proposal).
     extra: Vec<WireMessage>,
+    extra_ext: Vec<WireMessage>,
 }
 
 impl Run {
@@ -33,6 +35,7 @@ impl Run {
         Run {
             e,
             extra: Vec::new(),
+            extra_ext: Vec::new(),
         }
     }
 
@@ -67,13 +70,14 @@ impl Run {
     /// Records every on-demand exchange at the viewed state.
     fn probe(&mut self) -> &mut Self {
         let e = &self.e;
-        for f in [
-            wire::get_task,
-            wire::subscribe,
-            wire::message_to_terminal,
-            wire::cancel_terminal,
+        for (extra, enc) in [
+            (&mut self.extra, PauseEncoding::ProposedCore),
+            (&mut self.extra_ext, PauseEncoding::V1Extension),
         ] {
-            self.extra.extend(f(e, START_MS));
+            extra.extend(wire::get_task(e, START_MS, enc));
+            extra.extend(wire::subscribe(e, START_MS, enc));
+            extra.extend(wire::message_to_terminal(e, START_MS));
+            extra.extend(wire::cancel_terminal(e, START_MS));
         }
         self
     }
@@ -290,7 +294,7 @@ fn proposal_scenarios() -> Vec<(&'static str, Run)> {
 
     // (b) open self-park, explicit resume with input.
     let mut r = pr(|c| c.self_park_before = 2);
-    r.until_paused().steps(2);
+    r.until_paused().probe().steps(2);
     let t = r.token();
     r.resume(&t, Some("operator brief: ship the patch"), true)
         .run();
@@ -323,7 +327,7 @@ fn proposal_scenarios() -> Vec<(&'static str, Run)> {
 
     // (f) two ResumeTask with one token: the second is refused (-32011).
     let mut r = pr(|_| {});
-    r.steps(3).pause(FinishStep, "double resume");
+    r.steps(3).pause(FinishStep, "double resume").probe();
     let t = r.token();
     r.resume(&t, None, false).resume(&t, None, true).run();
     out.push(("f-double-resume", r));
@@ -397,7 +401,11 @@ fn main() {
     }
     for (name, r) in proposal_scenarios() {
         for (suffix, enc) in encodings {
-            let messages = wire::transcript_in(&r.e, START_MS, enc);
+            let mut messages = wire::transcript_in(&r.e, START_MS, enc);
+            messages.extend_from_slice(match enc {
+                PauseEncoding::ProposedCore => &r.extra,
+                PauseEncoding::V1Extension => &r.extra_ext,
+            });
             total += messages.len();
             let path = dir.join(format!("{name}.{suffix}.jsonl"));
             std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");

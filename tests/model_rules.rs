@@ -419,6 +419,7 @@ fn failure_lands_mid_unit_and_the_unit_is_not_counted() {
             .no_artifact_reason()
             .unwrap()
             .contains("failed during unit 3"));
+        assert!(!e.failed_from_pause());
     }
 }
 

@@ -250,6 +250,11 @@ fn a_timeout_resumes_with_summary_or_fails() {
     let t = token(&e);
     steps(&mut e, 5);
     assert_eq!(state(&e), TaskState::Failed);
+    // Said as the pause's end, not as a failed unit.
+    assert!(e.failed_from_pause());
+    let why = e.no_artifact_reason().unwrap();
+    assert!(why.contains("the pause timed out"), "{why}");
+    assert!(!why.contains("failed during unit"), "{why}");
     assert_eq!(e.apply(resume(&t)), Err(Refusal::BadResumeToken));
     assert_eq!(
         e.apply(resume("other")),

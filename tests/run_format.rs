@@ -128,6 +128,8 @@ fn each_kind_of_bad_input_has_its_own_message() {
             err.to_string().contains(expected),
             "{expected:?} not in {err}"
         );
+        // The page ends the sentence: the reason carries no full stop of its own.
+        assert!(!err.to_string().ends_with('.'), "{err}");
     }
 }
 

@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::*;
-use a2a_control_room::wire::{self, Party, Transport, WireMessage};
+use a2a_control_room::wire::{self, Party, PauseEncoding, Transport, WireMessage};
 use common::{cfg, exp, run, state};
 use serde_json::{json, Value};
 
@@ -149,14 +149,10 @@ fn envelopes_are_json_rpc_2() {
 fn no_v03_or_nonproto_members_anywhere() {
     for e in all_scenarios() {
         let mut all: Vec<WireMessage> = wire::transcript(&e, START);
-        for f in [
-            wire::get_task,
-            wire::subscribe,
-            wire::message_to_terminal,
-            wire::cancel_terminal,
-        ] {
-            all.extend(f(&e, START));
-        }
+        all.extend(wire::get_task(&e, START, CORE));
+        all.extend(wire::subscribe(&e, START, CORE));
+        all.extend(wire::message_to_terminal(&e, START));
+        all.extend(wire::cancel_terminal(&e, START));
         let mut k = Vec::new();
         all.iter().for_each(|m| keys(&m.message, &mut k));
         keys(&wire::agent_card(), &mut k);
@@ -364,7 +360,7 @@ fn artifact_streams_only_at_completion() {
         assert!(matches!(state(&e), TaskState::Failed | TaskState::Canceled));
         let text = wire::to_jsonl(&wire::transcript(&e, START));
         assert!(!text.contains("artifactUpdate") && !text.contains("\"artifacts\""));
-        assert!(!wire::to_jsonl(&wire::get_task(&e, START)).contains("\"artifacts\""));
+        assert!(!wire::to_jsonl(&wire::get_task(&e, START, CORE)).contains("\"artifacts\""));
     }
 }
 
@@ -480,7 +476,7 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     assert_eq!(m[0].message["params"]["message"]["taskId"], tid);
     assert_error(&m[1], -32004, "UNSUPPORTED_OPERATION", &tid);
 
-    let s = wire::subscribe(&e, START);
+    let s = wire::subscribe(&e, START, CORE);
     assert_eq!(method(&s[0]), Some("SubscribeToTask"));
     assert_eq!(s[0].payload_type, "SubscribeToTaskRequest");
     assert_error(&s[1], -32004, "UNSUPPORTED_OPERATION", &tid);
@@ -501,16 +497,20 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
 fn on_demand_requests_on_a_live_task() {
     let mut e = with(|c| c.input_gate = 2);
     run(&mut e, 100);
-    let next = i64::from(e.trace().last().unwrap().seq + 1);
+    let next = e.trace().last().unwrap().seq + 1;
     assert!(wire::message_to_terminal(&e, START).is_empty());
     assert!(wire::cancel_terminal(&e, START).is_empty());
-    let s = wire::subscribe(&e, START);
-    assert_eq!((rpc_id(&s[0]), rpc_id(&s[1])), (next, next));
+    let s = wire::subscribe(&e, START, CORE);
+    // A string id: the next real request (the clarification) takes `next`.
+    let sid = json!(format!("subscribe-{next}"));
+    assert_eq!((&s[0].message["id"], &s[1].message["id"]), (&sid, &sid));
     assert_eq!(s[1].transport, Transport::Sse);
     let task = &s[1].message["result"]["task"];
     assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
     assert!(task["status"]["message"]["parts"][0]["text"].is_string());
-    let g = wire::get_task(&e, START);
+    let g = wire::get_task(&e, START, CORE);
+    let gid = json!(format!("get-task-{next}"));
+    assert_eq!((&g[0].message["id"], &g[1].message["id"]), (&gid, &gid));
     assert_eq!(g[0].message["params"], json!({"id": e.tasks()[0].id}));
     assert_eq!(g[1].payload_type, "Task");
     let r = &g[1].message["result"];
@@ -525,14 +525,22 @@ fn on_demand_requests_on_a_live_task() {
     assert!(r.get("artifacts").is_none());
 
     e.apply(Action::SupplyClarification("ok".into())).unwrap();
+    // No request of the run shares an id with the on-demand ones.
+    let transcript = wire::transcript(&e, START);
+    let ids: Vec<&Value> = transcript
+        .iter()
+        .filter(|m| m.message.get("method").is_some())
+        .map(|m| &m.message["id"])
+        .collect();
+    assert!(!ids.contains(&&sid) && !ids.contains(&&gid), "{ids:?}");
     run(&mut e, 100);
-    let r = &wire::get_task(&e, START)[1].message["result"];
+    let r = &wire::get_task(&e, START, CORE)[1].message["result"];
     assert_eq!(r["status"]["state"], "TASK_STATE_COMPLETED");
     assert_eq!(r["artifacts"][0]["artifactId"], "result");
     assert_eq!(r["history"].as_array().unwrap().len(), 3);
     // Viewing an earlier state answers for that state.
     e.seek(1).unwrap();
-    let r = &wire::get_task(&e, START)[1].message["result"];
+    let r = &wire::get_task(&e, START, CORE)[1].message["result"];
     assert_eq!(r["status"]["state"], "TASK_STATE_WORKING");
     assert!(r.get("artifacts").is_none());
 }
@@ -637,8 +645,9 @@ fn explain_reads_naturally() {
 
 // ---- the pause proposal (seed 000), in both encodings ----------------------
 
-use wire::{PauseEncoding, PAUSE_EXTENSION};
+use wire::PAUSE_EXTENSION;
 
+const CORE: PauseEncoding = PauseEncoding::ProposedCore;
 const ENCODINGS: [PauseEncoding; 2] = [PauseEncoding::ProposedCore, PauseEncoding::V1Extension];
 
 /// The RFC's `TaskPause` fields (ProtoJSON names), `ResumeTask` params and
@@ -825,19 +834,24 @@ fn params_of(m: &WireMessage, enc: PauseEncoding, name: &str) -> Value {
 /// ResumeTask and their answers, frames with a pause or resume detail) are
 /// marked `proposal:` in the core; the extension is plain v1.0 throughout.
 fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
-    let mut proposal_ids = Vec::new();
+    let mut proposal_ids: Vec<&Value> = Vec::new();
     for m in t {
         let text = m.message.to_string();
         let shape = match (method(m), m.transport) {
             (Some(me), _) => {
                 let p = matches!(me, "PauseTask" | "ResumeTask" | "AwaitTaskResumption");
                 if p {
-                    proposal_ids.push(rpc_id(m));
+                    proposal_ids.push(&m.message["id"]);
                 }
                 p
             }
-            (None, Transport::JsonRpc) => proposal_ids.contains(&rpc_id(m)),
-            (None, Transport::Sse) => text.contains("\"pause\"") || text.contains("previousState"),
+            (None, transport) => {
+                let detail = text.contains("\"pause\"") || text.contains("previousState");
+                match transport {
+                    Transport::JsonRpc => proposal_ids.contains(&&m.message["id"]) || detail,
+                    Transport::Sse => detail,
+                }
+            }
         };
         match enc {
             PauseEncoding::ProposedCore => assert_eq!(
@@ -889,6 +903,59 @@ fn proposal_off_experiments_are_unchanged_in_every_encoding() {
     }
     for enc in ENCODINGS {
         assert_eq!(wire::agent_card_in(false, enc), wire::agent_card());
+    }
+}
+
+#[test]
+fn a_pause_reason_ending_in_a_full_stop_is_not_doubled_on_the_wire() {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "Operator review.").unwrap();
+    let asked = |ev: &Event| matches!(ev, Event::PauseRequested { .. });
+    let text = wire::to_jsonl(&msgs_of(&e, asked, PauseEncoding::V1Extension));
+    assert!(
+        text.contains("Pause this task (finish_step): Operator review.\""),
+        "{text}"
+    );
+    assert!(!text.contains(".."), "{text}");
+}
+
+#[test]
+fn the_answers_to_pause_task_and_await_task_resumption_are_named_for_their_call() {
+    let mut named = Vec::new();
+    for build in [scenario_a, scenario_c, scenario_e, scenario_f, scenario_h] {
+        for m in wire::transcript(&build(), START) {
+            let call = match m.payload_type {
+                "proposal:PauseTaskResponse" => "PauseTask",
+                "proposal:AwaitTaskResumptionResponse" => "AwaitTaskResumption",
+                _ => continue,
+            };
+            let text = wire::explain(&m);
+            assert!(text.contains(&format!("{call} result ")), "{text}");
+            named.push(call);
+        }
+    }
+    assert!(named.contains(&"PauseTask") && named.contains(&"AwaitTaskResumption"));
+}
+
+#[test]
+fn get_task_and_subscribe_follow_the_pause_encoding_at_every_recorded_state() {
+    for build in [scenario_a, scenario_c, scenario_e, scenario_f, scenario_h] {
+        let mut e = build();
+        let mut paused = 0;
+        for ti in 0..e.tasks().len() {
+            e.view_task(ti).unwrap();
+            for pos in 0..e.viewed_task().records().len() {
+                e.seek(pos).unwrap();
+                paused += usize::from(e.snapshot().state == TaskState::Paused);
+                for enc in ENCODINGS {
+                    let mut m = wire::get_task(&e, START, enc);
+                    m.extend(wire::subscribe(&e, START, enc));
+                    assert_encoding_rules(&m, enc);
+                }
+            }
+        }
+        assert!(paused > 0, "the scenario views a paused state");
     }
 }
 

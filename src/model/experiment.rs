@@ -424,18 +424,32 @@ impl Experiment {
             TaskState::AuthRequired => {
                 format!("Not yet: waiting for authorization ({done} / {n} units done).")
             }
+            TaskState::Failed if self.failed_from_pause() => format!(
+                "None: the pause timed out and the task failed ({done} / {n} units done); a failed task has no final artifact [proposal]."
+            ),
             TaskState::Failed => format!(
                 "None: the task failed during unit {}; a failed unit is not counted and a failed task has no final artifact.",
                 done + 1
             ),
             TaskState::Canceled => format!(
-                "None: a canceled task has no final artifact, even with {done} / {n} units done."
+                "None: a canceled task has no final artifact ({done} / {n} units were done)."
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
             TaskState::Paused => {
                 format!("Not yet: the task is paused ({done} / {n} units done) [proposal].")
             }
         })
+    }
+
+    /// Whether the viewed state is a failure that ended a pause (the
+    /// proposal's timeout with `fail`) rather than a failed unit.
+    pub fn failed_from_pause(&self) -> bool {
+        let records = self.viewed_task().records();
+        self.snapshot().state == TaskState::Failed
+            && self
+                .position()
+                .checked_sub(1)
+                .is_some_and(|p| records[p].snap.state == TaskState::Paused)
     }
 
     // ---- internals -------------------------------------------------------

@@ -139,7 +139,11 @@ impl SavedRun {
         let mut budget = MAX_REPLAY_STEPS;
         for (i, op) in self.script.iter().enumerate() {
             let step = i + 1;
-            let bad = |what: String| RunError::BadScript { step, what };
+            // The reason ends the sentence the page builds around it: no full stop.
+            let bad = |what: String| RunError::BadScript {
+                step,
+                what: what.trim_end_matches('.').to_string(),
+            };
             match op {
                 ScriptOp::Steps(n) => {
                     budget = budget.checked_sub(u64::from(*n)).ok_or_else(|| {

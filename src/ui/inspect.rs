@@ -8,22 +8,41 @@ use leptos::prelude::*;
 #[component]
 fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) -> impl IntoView {
     let store = expect_context::<Store>();
-    let copy = move |_| copy_text(store, value.get_untracked(), label);
+    let copied = RwSignal::new(false);
+    let copy = move |_| copy_text(store, value.get_untracked(), label, copied);
     view! {
         <dt>{label}</dt>
         <dd class="id">
             <code data-testid=testid>{move || value.get()}</code>
-            <button class="link" aria-label=format!("Copy {label}") on:click=copy>"Copy"</button>
+            <button class="link" aria-label=format!("Copy {label}") on:click=copy>
+                {move || copy_label(copied, "Copy")}
+            </button>
         </dd>
     }
 }
 
-/// Copies `text` to the clipboard, saying whether it worked.
-pub fn copy_text(store: Store, text: String, label: &'static str) {
+/// A copy button's text: `idle`, or "Copied" for a moment after a copy.
+pub fn copy_label(copied: RwSignal<bool>, idle: &'static str) -> &'static str {
+    if copied.get() {
+        "Copied ✓"
+    } else {
+        idle
+    }
+}
+
+/// Copies `text` to the clipboard. Success shows on the button itself
+/// (`copied`, for two seconds); a refusal is an alert.
+pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSignal<bool>) {
     let promise = window().navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
-            Ok(_) => store.status.set(format!("{label} copied.")),
+            Ok(_) => {
+                copied.set(true);
+                set_timeout(
+                    move || copied.set(false),
+                    std::time::Duration::from_secs(2),
+                );
+            }
             Err(_) => store.alert.set(Some(format!(
                 "Could not copy: the browser denied clipboard access ({label}); select the text and copy it by hand."
             ))),

@@ -299,7 +299,15 @@ fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> 
         return "Viewing an earlier task: read-only.".into();
     }
     if possible.is_empty() {
-        return format!("Nothing can leave {} now.", exp.snapshot().state.name());
+        let state = exp.snapshot().state;
+        return if state.is_terminal() {
+            format!("Nothing can leave {}: it is terminal.", state.name())
+        } else {
+            format!(
+                "No single action leaves {} now; Steps carry on the work.",
+                state.name()
+            )
+        };
     }
     let mut s = String::from("Possible with one action now: ");
     for (i, (from, to)) in possible.iter().enumerate() {

@@ -118,8 +118,16 @@ fn save(store: Store) {
     }
 }
 
-/// Offers `text` as a file download.
-pub fn download(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
+/// Offers `text` as the file `name`; alerts when the browser refuses.
+pub fn download(store: Store, name: &str, mime: &str, text: &str) {
+    if offer(name, mime, text).is_err() {
+        store
+            .alert
+            .set(Some(format!("The browser refused the download of {name}.")));
+    }
+}
+
+fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue> {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
@@ -149,10 +157,11 @@ fn link(store: Store) -> String {
 pub fn SharePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let shown_link = RwSignal::new(String::new());
+    let copied = RwSignal::new(false);
     let copy_link = move |_| {
         let l = link(store);
         shown_link.set(l.clone());
-        super::inspect::copy_text(store, l, "Link");
+        super::inspect::copy_text(store, l, "Link", copied);
     };
     let forget = move |_| {
         if let Some(s) = storage() {
@@ -164,11 +173,7 @@ pub fn SharePanel() -> impl IntoView {
     };
     let export = move |_| {
         let json = store.run.with_value(SavedRun::to_json);
-        if download("a2a-run.json", "application/json", &json).is_err() {
-            store.alert.set(Some(
-                "The browser refused the download of the run file.".into(),
-            ));
-        }
+        download(store, "a2a-run.json", "application/json", &json);
     };
     let import = move |ev: web_sys::Event| {
         let Some(input) = ev
@@ -212,7 +217,7 @@ pub fn SharePanel() -> impl IntoView {
                 "same ids, recorded states, trace and position."
             </p>
             <div class="buttons">
-                <button on:click=copy_link>"Copy link"</button>
+                <button on:click=copy_link>{move || super::inspect::copy_label(copied, "Copy link")}</button>
                 <button on:click=export>"Download run"</button>
                 <button on:click=forget>"Forget saved run"</button>
             </div>

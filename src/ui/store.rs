@@ -300,7 +300,10 @@ impl Store {
         self.playing.set(false);
         match self.exp.try_update(go) {
             Some(Err(e)) => self.alert.set(Some(e.to_string())),
-            Some(Ok(())) => self.run.update_value(|r| r.push(op)),
+            Some(Ok(())) => {
+                self.run.update_value(|r| r.push(op));
+                self.status.set(self.describe_state());
+            }
             None => {}
         }
     }
@@ -370,6 +373,9 @@ impl Store {
                     )
                 }
                 TaskState::Completed => "completed with a final artifact".to_string(),
+                TaskState::Failed if e.failed_from_pause() => {
+                    "failed: the pause timed out (proposal)".to_string()
+                }
                 TaskState::Failed => format!("failed during unit {}", s.completed_units + 1),
                 TaskState::Canceled => "canceled, no final artifact".to_string(),
                 TaskState::Rejected => "rejected before any work".to_string(),

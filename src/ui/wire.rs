@@ -39,8 +39,8 @@ pub fn WirePanel() -> impl IntoView {
         let enc = store.pause_encoding.get();
         let seq = entry();
         store.exp.with(|e| match kind {
-            WireView::GetTask => wire::get_task(e, start),
-            WireView::Subscribe => wire::subscribe(e, start),
+            WireView::GetTask => wire::get_task(e, start, enc),
+            WireView::Subscribe => wire::subscribe(e, start, enc),
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     });
@@ -98,30 +98,28 @@ pub fn WirePanel() -> impl IntoView {
             "Enabled once the viewed task is terminal."
         }
     };
+    // One message as its object; several as an array: valid JSON either way.
     let raw = move || {
-        messages.with(|ms| {
-            ms.iter()
-                .map(|m| serde_json::to_string_pretty(&m.message).unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join("\n")
-        })
+        messages
+            .with(|ms| match ms.as_slice() {
+                [one] => serde_json::to_string_pretty(&one.message),
+                all => serde_json::to_string_pretty(
+                    &all.iter().map(|m| &m.message).collect::<Vec<_>>(),
+                ),
+            })
+            .unwrap_or_default()
     };
-    let copy = move |_| {
-        let text = raw();
-        super::inspect::copy_text(store, text, "Messages");
-    };
+    let copied = RwSignal::new(false);
+    let copy = move |_| super::inspect::copy_text(store, raw(), "Messages", copied);
     let export = move |_| {
-        let jsonl = store.exp.with_untracked(|e| {
-            wire::to_jsonl(&wire::transcript(e, store.started_ms.get_untracked()))
-        });
-        match super::persist::download("a2a-transcript.jsonl", "application/jsonl", &jsonl) {
-            Ok(()) => store
-                .status
-                .set("Transcript exported (a2a-transcript.jsonl).".into()),
-            Err(_) => store.alert.set(Some(
-                "The browser refused the download of the transcript.".into(),
-            )),
-        }
+        let (start, enc) = (
+            store.started_ms.get_untracked(),
+            store.pause_encoding.get_untracked(),
+        );
+        let jsonl = store
+            .exp
+            .with_untracked(|e| wire::to_jsonl(&wire::transcript_in(e, start, enc)));
+        super::persist::download(store, "a2a-transcript.jsonl", "application/jsonl", &jsonl);
     };
     view! {
         <section class="panel wire" aria-labelledby="wire-h">
@@ -182,7 +180,14 @@ pub fn WirePanel() -> impl IntoView {
                 <button class="icon" aria-label="Previous trace entry" on:click=move |_| select_by(-1)>"‹"</button>
                 <button class="icon" aria-label="Next trace entry" on:click=move |_| select_by(1)>"›"</button>
                 <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
-                <button class="link" on:click=copy>"Copy JSON"</button>
+                <button
+                    class="link"
+                    aria-label="Copy JSON"
+                    disabled=move || messages.with(Vec::is_empty)
+                    on:click=copy
+                >
+                    {move || super::inspect::copy_label(copied, "Copy JSON")}
+                </button>
                 <button class="link" on:click=export>"Export transcript"</button>
             </div>
             {move || note().map(|n| view! { <p class="warning">{n}</p> })}

@@ -192,9 +192,12 @@ pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec
 }
 
 /// `GetTask` for the viewed task, answered with the task at the viewed state
-/// (status, artifacts when completed, history of its messages).
-pub fn get_task(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let (w, id, ti, rec) = on_demand(exp, start_ms);
+/// (status, artifacts when completed, history of its messages), with the
+/// pause proposal in `enc`. Its JSON-RPC id (`get-task-N`) is a string no
+/// request of the run uses.
+pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
+    let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
+    let id = format!("get-task-{n}");
     let mut task = w.task_at(ti, rec);
     if let Some(a) = exp.final_artifact() {
         task["artifacts"] = vec![artifact(a)].into();
@@ -208,21 +211,23 @@ pub fn get_task(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     task["history"] = history.into();
     let ty = proposal_if(&task, "Task", "proposal:Task");
     vec![
-        request(id, "GetTask", obj!("id" => task_id(exp, ti))),
+        request(id.as_str(), "GetTask", obj!("id" => task_id(exp, ti))),
         reply(id, Transport::JsonRpc, ty, task),
     ]
 }
 
 /// `SubscribeToTask` for the viewed task: the first frame (the `task`), or
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
-pub fn subscribe(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let (w, id, ti, rec) = on_demand(exp, start_ms);
+/// The pause proposal is in `enc`; the JSON-RPC id is `subscribe-N`.
+pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
+    let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
+    let id = format!("subscribe-{n}");
     let tid = task_id(exp, ti);
     let answer = if exp.snapshot().state.is_terminal() {
-        error(id, Transport::Sse, UNSUPPORTED_OPERATION, tid)
+        error(id.as_str(), Transport::Sse, UNSUPPORTED_OPERATION, tid)
     } else {
         let task = w.task_at(ti, rec);
-        let mut f = frame(id, obj!("task" => task));
+        let mut f = frame(id.as_str(), obj!("task" => task));
         f.payload_type = proposal_if(
             &f.message["result"]["task"],
             f.payload_type,
@@ -236,7 +241,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
 /// `SendMessage` to the viewed task when it is terminal: -32004 (spec §3.1.1).
 /// Empty when the viewed state is not terminal.
 pub fn message_to_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let (_, id, ti, _) = on_demand(exp, start_ms);
+    let (_, id, ti, _) = on_demand(exp, start_ms, PauseEncoding::ProposedCore);
     if !exp.snapshot().state.is_terminal() {
         return Vec::new();
     }
@@ -255,7 +260,7 @@ pub fn message_to_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> 
 /// `CancelTask` on the viewed task when it is terminal: -32002, or the task
 /// itself when it is CANCELED (cancel is idempotent). Empty when not terminal.
 pub fn cancel_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let (w, id, ti, rec) = on_demand(exp, start_ms);
+    let (w, id, ti, rec) = on_demand(exp, start_ms, PauseEncoding::ProposedCore);
     let state = exp.snapshot().state;
     if !state.is_terminal() {
         return Vec::new();
@@ -396,7 +401,9 @@ pub fn explain(m: &WireMessage) -> String {
         } else if let Some(t) = r.get("task") {
             format!("task {}", state(t))
         } else if let Some(s) = r["state"].as_str() {
-            format!("PauseTask result {s}")
+            // PauseTaskResponse or AwaitTaskResumptionResponse (proposal).
+            let call = m.payload_type.trim_start_matches("proposal:");
+            format!("{} result {s}", call.trim_end_matches("Response"))
         } else {
             format!("Task {}", state(r))
         }
@@ -828,7 +835,8 @@ impl<'a> Walk<'a> {
                     params["reason"] = r.into();
                 }
                 params["mode"] = mode.name().into();
-                let why = reason.map_or(String::new(), |r| format!(": {r}"));
+                let why =
+                    reason.map_or(String::new(), |r| format!(": {}", r.trim_end_matches('.')));
                 let words = format!("Pause this task ({}){why}.", mode.name());
                 ("PauseTask", words, None)
             }
@@ -942,9 +950,9 @@ impl<'a> Walk<'a> {
     }
 }
 
-/// The walk up to the end, a fresh JSON-RPC id, and the viewed task and record.
-fn on_demand(exp: &Experiment, start_ms: i64) -> (Walk<'_>, u32, usize, u32) {
-    let mut w = Walk::new(exp, start_ms, PauseEncoding::ProposedCore);
+/// The walk up to the end, the next trace seq, and the viewed task and record.
+fn on_demand(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> (Walk<'_>, u32, usize, u32) {
+    let mut w = Walk::new(exp, start_ms, enc);
     for e in exp.trace() {
         w.entry(e, false);
     }
@@ -994,14 +1002,14 @@ fn artifact(a: Artifact) -> Value {
 }
 
 fn envelope(
-    id: u32,
+    id: impl Into<Value>,
     from: Party,
     transport: Transport,
     ty: &'static str,
     key: &str,
     body: Value,
 ) -> WireMessage {
-    let mut message = obj!("jsonrpc" => "2.0", "id" => id);
+    let mut message = obj!("jsonrpc" => "2.0", "id" => id.into());
     message[key] = body;
     WireMessage {
         entry: None,
@@ -1013,7 +1021,7 @@ fn envelope(
 }
 
 /// A client request; `payloadType` is the method's params type.
-fn request(id: u32, method: &'static str, params: Value) -> WireMessage {
+fn request(id: impl Into<Value>, method: &'static str, params: Value) -> WireMessage {
     let ty = match method {
         "GetTask" => "GetTaskRequest",
         "CancelTask" => "CancelTaskRequest",
@@ -1025,12 +1033,17 @@ fn request(id: u32, method: &'static str, params: Value) -> WireMessage {
     m
 }
 
-fn reply(id: u32, transport: Transport, ty: &'static str, result: Value) -> WireMessage {
+fn reply(
+    id: impl Into<Value>,
+    transport: Transport,
+    ty: &'static str,
+    result: Value,
+) -> WireMessage {
     envelope(id, Party::Agent, transport, ty, "result", result)
 }
 
 /// An SSE frame of the stream opened by request `id`.
-fn frame(id: u32, result: Value) -> WireMessage {
+fn frame(id: impl Into<Value>, result: Value) -> WireMessage {
     reply(id, Transport::Sse, "StreamResponse", result)
 }
 
@@ -1038,7 +1051,7 @@ fn frame(id: u32, result: Value) -> WireMessage {
 /// a2a-python). Errors to a streaming method travel as an SSE frame (both SDKs
 /// send them as `event: error`).
 /// The proposed codes -32010 / -32011 are `proposal:error`.
-fn error(id: u32, transport: Transport, code: i32, task_id: &str) -> WireMessage {
+fn error(id: impl Into<Value>, transport: Transport, code: i32, task_id: &str) -> WireMessage {
     let (message, reason) = error_text(code);
     let info = obj!(
         "@type" => ERROR_INFO,
