@@ -148,6 +148,11 @@ test('a whole experiment with the keyboard alone', async () => {
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'task-id'), taskId, 'the same task resumed');
   assert.match(await text(page, 'final-artifact'), /Keyboard only, please/);
+  // → on a terminal task does what the disabled Step button does: nothing but say why.
+  const entries = await page.getByTestId('trace-entry').count();
+  await page.keyboard.press('ArrowRight');
+  assert.match(await text(page, 'alert'), /Step is not possible now: .*TASK_STATE_COMPLETED/);
+  assert.equal(await page.getByTestId('trace-entry').count(), entries, 'no refused Step is recorded');
 
   // [ goes back one recorded state, ] forward again.
   const latest = await text(page, 'timeline-position');

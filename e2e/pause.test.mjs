@@ -92,6 +92,24 @@ test('(d, e) a timeout on the waiting clock resumes or fails the task', async ()
   }
 });
 
+test('work thrown away by interrupt_immediate is added to the plan, which the task then meets', async () => {
+  const page = await proposalPage();
+  for (let i = 0; i < 4; i++) await click(page, 'step'); // 1 s into unit 2
+  await page.getByLabel('Pause mode').selectOption('interrupt_immediate');
+  await click(page, 'act-pause');
+  await waitState(page, 'TASK_STATE_PAUSED');
+  await click(page, 'act-resume');
+  await waitState(page, 'TASK_STATE_WORKING');
+  // That second stays active time, and is worked again.
+  assert.equal(await text(page, 'active-time'), '4 s of 13 s (1 s redone)');
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await text(page, 'active-time'), '13 s of 13 s (1 s redone)');
+  assert.match(await text(page, 'completed-units'), /^4 \/ 4$/);
+  await done(page);
+});
+
 test('(f, g, h) wrong token, re-pause, cancel while paused', async () => {
   const page = await proposalPage();
   await click(page, 'step');

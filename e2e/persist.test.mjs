@@ -73,12 +73,53 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   assertNoErrors(fresh);
   await fresh.context().close();
 
+  // Pasted into the address bar of a page already open: only the fragment changes.
+  const open = await openPage(browser());
+  await open.getByRole('button', { name: 'Step', exact: true }).click();
+  const mine = await snapshot(open);
+  await open.evaluate(() => { location.hash = '#run=%E0%A4%A'; });
+  await open.getByTestId('alert').filter({ hasText: 'not correctly encoded. The run on the page is unchanged' }).waitFor();
+  assert.deepEqual(await snapshot(open), mine);
+  await open.evaluate((h) => { location.hash = h; }, new URL(link).hash);
+  await open.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  assert.deepEqual(await snapshot(open), before);
+  assert.ok(!open.url().includes('#run='), 'the link is consumed');
+  assertNoErrors(open);
+  await open.context().close();
+
   const other = await openPage(browser());
   await other.locator('#import-run').setInputFiles(file);
   await other.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
   assert.deepEqual(await snapshot(other), before);
   assertNoErrors(other);
   await other.context().close();
+});
+
+test('a settings change or Restart can be undone until the new run is acted on', async () => {
+  const page = await openPage(browser());
+  const before = await someRun(page);
+  const undo = page.getByRole('button', { name: 'Undo: bring back the run from before' });
+  assert.equal(await undo.count(), 0, 'nothing to undo yet');
+  // Dragging a slider starts several fresh runs; Undo still brings back the real one.
+  await page.getByLabel('Work units').fill('6');
+  await page.getByLabel('Work units').fill('7');
+  assert.match(await page.getByTestId('notice').innerText(), /Work units changed: a fresh experiment started/);
+  await undo.click();
+  assert.deepEqual(await snapshot(page), before);
+  assert.match(await page.getByTestId('notice').innerText(), /The run from before is back/);
+  assert.equal(await undo.count(), 0);
+  await settle(page);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), before, 'the run brought back is the one saved');
+
+  // Once the new run is acted on, it is the one kept.
+  await page.getByRole('button', { name: 'Restart experiment' }).click();
+  await undo.waitFor();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  assert.equal(await undo.count(), 0);
+  assertNoErrors(page);
+  await page.context().close();
 });
 
 test('a corrupt checkpoint gets a message and a fresh run', async () => {

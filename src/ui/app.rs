@@ -4,7 +4,7 @@ use super::store::{Store, SPEEDS};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
-use crate::model::play_interval_ms;
+use crate::model::{play_interval_ms, Action};
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -24,6 +24,7 @@ pub fn ControlRoom(
     if persist {
         persist::restore(store);
         persist::autosave(store);
+        persist::follow_links(store);
     }
     playback_clock(store);
     keyboard_shortcuts(store);
@@ -137,7 +138,15 @@ fn keyboard_shortcuts(store: Store) {
             }
             "ArrowRight" => {
                 ev.prevent_default();
-                store.step();
+                // As the Step button: when it is disabled, say why and record nothing.
+                match untrack(|| store.legality(&Action::Step)) {
+                    Ok(()) => {
+                        store.step();
+                    }
+                    Err(why) => store
+                        .alert
+                        .set(Some(format!("Step is not possible now: {why}"))),
+                }
             }
             "[" => store.seek_by(-1),
             "]" => store.seek_by(1),

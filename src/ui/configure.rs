@@ -65,6 +65,15 @@ pub fn ConfigurePanel() -> impl IntoView {
                 "Zero disables a gate or the failure; a unit above the work-unit count is never "
                 "reached. Every change starts a fresh experiment instead of editing the task in place."
             </p>
+            // Beside the settings, where a change throws a run away.
+            <Show when=move || store.replaced.with(Option::is_some)>
+                <p class="undo" data-testid="undo">
+                    "Your previous run was replaced; it is kept until you act on the new one. "
+                    <button class="link" on:click=move |_| store.bring_back()>
+                        "Undo: bring back the run from before"
+                    </button>
+                </p>
+            </Show>
             <fieldset class="proposal">
                 <legend>"Pause and resume — proposal, not part of A2A v1.0"</legend>
                 <label class="switch">

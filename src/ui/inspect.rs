@@ -103,7 +103,17 @@ pub fn InspectPanel() -> impl IntoView {
                 </dd>
                 <dt>"Active time"</dt>
                 <dd data-testid="active-time">
-                    {move || format!("{} s of {} s", snap().active_s, u32::from(n()) * u32::from(s()))}
+                    {move || {
+                        // Work an interrupt_immediate pause threw away is done again (proposal).
+                        let snap = snap();
+                        let planned = u32::from(n()) * u32::from(s()) + snap.lost_s;
+                        let redone = if snap.lost_s > 0 {
+                            format!(" ({} s redone)", snap.lost_s)
+                        } else {
+                            String::new()
+                        };
+                        format!("{} s of {planned} s{redone}", snap.active_s)
+                    }}
                 </dd>
                 <dt>"Waiting time"</dt>
                 <dd class="waiting">

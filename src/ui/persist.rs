@@ -24,28 +24,12 @@ fn storage() -> Option<web_sys::Storage> {
 /// A link that cannot be opened falls back to the checkpoint, which it never
 /// overwrites.
 pub fn restore(store: Store) {
-    let hash = window().location().hash().unwrap_or_default();
-    let Some(encoded) = hash.strip_prefix(LINK_PREFIX) else {
-        restore_saved(store);
-        return;
-    };
-    // The link is consumed: from now on the page saves and restores locally.
-    let url = window().location();
-    let bare = format!(
-        "{}{}",
-        url.pathname().unwrap_or_default(),
-        url.search().unwrap_or_default()
-    );
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
-    }
-    let opened = match js_sys::decode_uri_component(encoded) {
-        Ok(text) => store.open(&String::from(text)).map_err(|e| e.to_string()),
-        Err(_) => Err("it is not correctly encoded".to_string()),
-    };
-    match opened {
-        Ok(()) => store.notice.set(Some("Opened the shared run.".into())),
-        Err(why) => {
+    match take_link(store) {
+        None => {
+            restore_saved(store);
+        }
+        Some(Ok(())) => store.notice.set(Some("Opened the shared run.".into())),
+        Some(Err(why)) => {
             let instead = if restore_saved(store) {
                 "The run saved in this browser was opened instead"
             } else {
@@ -56,6 +40,39 @@ pub fn restore(store: Store) {
             )));
         }
     }
+}
+
+/// A share link pasted into the address bar of the open page is opened too
+/// (only the fragment changes, so the page does not reload).
+pub fn follow_links(store: Store) {
+    let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
+        None => {}
+        Some(Ok(())) => store.notice.set(Some("Opened the shared run.".into())),
+        Some(Err(why)) => store.alert.set(Some(format!(
+            "The shared link could not be opened: {why}. The run on the page is unchanged."
+        ))),
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// Opens the run of the address's `#run=` fragment, if it has one, and
+/// removes the fragment: from then on the page saves and restores locally.
+fn take_link(store: Store) -> Option<Result<(), String>> {
+    let url = window().location();
+    let hash = url.hash().unwrap_or_default();
+    let encoded = hash.strip_prefix(LINK_PREFIX)?;
+    let bare = format!(
+        "{}{}",
+        url.pathname().unwrap_or_default(),
+        url.search().unwrap_or_default()
+    );
+    if let Ok(history) = window().history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
+    }
+    Some(match js_sys::decode_uri_component(encoded) {
+        Ok(text) => store.open(&String::from(text)).map_err(|e| e.to_string()),
+        Err(_) => Err("it is not correctly encoded".to_string()),
+    })
 }
 
 /// Opens the checkpoint saved in this browser, if there is one; says whether

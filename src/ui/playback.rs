@@ -36,7 +36,7 @@ pub fn PlaybackPanel() -> impl IntoView {
             </div>
             <p id="step-reason" class="reason" class:blocked=move || step_verdict.get().is_err()>
                 {move || match step_verdict.get() {
-                    Ok(()) => "Step advances one active second; Play runs the whole active path in a minute at 1×.".to_string(),
+                    Ok(()) => "Step advances one active second; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}
             </p>
@@ -65,7 +65,7 @@ pub fn PlaybackPanel() -> impl IntoView {
             </div>
             <p class="hint">
                 "Keys: Space plays or pauses, → steps, [ and ] move through recorded states "
-                "(not while typing in a text field)."
+                "(not while a text field, slider or list has focus)."
             </p>
         </section>
     }

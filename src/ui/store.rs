@@ -53,6 +53,8 @@ pub struct Store {
     pub started_ms: RwSignal<i64>,
     /// The run as a replayable script: what links, storage and files carry.
     pub run: StoredValue<SavedRun>,
+    /// The run a fresh start or an opened run replaced, until the next action.
+    pub replaced: RwSignal<Option<SavedRun>>,
 }
 
 impl Store {
@@ -79,6 +81,7 @@ impl Store {
             pause_encoding: RwSignal::new(PauseEncoding::ProposedCore),
             started_ms: RwSignal::new(started),
             run: StoredValue::new(run),
+            replaced: RwSignal::new(None),
         }
     }
 
@@ -104,6 +107,10 @@ impl Store {
             })
         });
         self.wire_view.set(WireView::Latest);
+        // Acting on this run makes it the one to keep.
+        if self.replaced.with_untracked(Option::is_some) {
+            self.replaced.set(None);
+        }
         match result {
             Ok(applied) => {
                 self.alert.set(None);
@@ -256,36 +263,70 @@ impl Store {
     }
 
     fn fresh(&self, config: Config, changed: &str) {
+        self.start(
+            config,
+            format!("{changed}: a fresh experiment started (new task and context ids)."),
+        );
+    }
+
+    /// Restart experiment: same settings, fresh ids.
+    pub fn restart(&self) {
+        let config = self.exp.with_untracked(|e| *e.config());
+        self.start(
+            config,
+            "Experiment restarted with the same settings.".into(),
+        );
+    }
+
+    /// Starts a fresh experiment with `config` and new ids, keeping the run it
+    /// replaces so that [`Store::bring_back`] can restore it.
+    fn start(&self, config: Config, notice: String) {
         let ids = self.exp.with_untracked(|e| e.ids().clone());
         let fresh = match Experiment::new(config, ids.clone()) {
             Ok(fresh) => fresh,
             Err(e) => return self.alert.set(Some(e.to_string())),
         };
-        self.playing.set(false);
-        self.alert.set(None);
-        let started = now_ms();
-        self.run.set_value(SavedRun::new(config, ids, started));
-        self.started_ms.set(started);
-        self.wire_view.set(WireView::Latest);
-        self.exp.set(fresh);
-        self.notice.set(Some(format!(
-            "{changed}: a fresh experiment started (new task and context ids)."
-        )));
-        self.status.set(self.describe_state());
+        self.set_aside();
+        self.install(SavedRun::new(config, ids, now_ms()), fresh);
+        self.notice.set(Some(notice));
     }
 
-    /// Restart experiment: same settings, fresh ids.
-    pub fn restart(&self) {
+    /// Keeps the run on the page, when it has anything to lose, for
+    /// [`Store::bring_back`]. A run with nothing done (as while a settings
+    /// slider is dragged) leaves the one kept before in place.
+    fn set_aside(&self) {
+        let run = self.run.get_value();
+        if !run.script.is_empty() {
+            self.replaced.set(Some(run));
+        }
+    }
+
+    /// Brings back the run that the last fresh start or opened run replaced.
+    pub fn bring_back(&self) {
+        let Some(run) = self.replaced.get_untracked() else {
+            return;
+        };
+        match run.replay() {
+            Ok(exp) => {
+                self.replaced.set(None);
+                self.install(run, exp);
+                self.notice
+                    .set(Some("The run from before is back, as it was.".into()));
+            }
+            Err(e) => self.alert.set(Some(format!(
+                "The run from before could not be brought back: {e}."
+            ))),
+        }
+    }
+
+    /// Puts `run` (replayed as `exp`) on the page.
+    fn install(&self, run: SavedRun, exp: Experiment) {
         self.playing.set(false);
         self.alert.set(None);
-        let started = now_ms();
-        let (config, ids) = self.exp.with_untracked(|e| (*e.config(), e.ids().clone()));
-        self.run.set_value(SavedRun::new(config, ids, started));
-        self.started_ms.set(started);
+        self.started_ms.set(run.started_ms);
         self.wire_view.set(WireView::Latest);
-        self.exp.update(|e| e.restart());
-        self.notice
-            .set(Some("Experiment restarted with the same settings.".into()));
+        self.run.set_value(run);
+        self.exp.set(exp);
         self.status.set(self.describe_state());
     }
 
@@ -342,13 +383,8 @@ impl Store {
     /// cannot, leaving everything as it was.
     pub fn open(&self, text: &str) -> Result<(), RunError> {
         let (run, exp) = SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e)))?;
-        self.playing.set(false);
-        self.alert.set(None);
-        self.started_ms.set(run.started_ms);
-        self.wire_view.set(WireView::Latest);
-        self.run.set_value(run);
-        self.exp.set(exp);
-        self.status.set(self.describe_state());
+        self.set_aside();
+        self.install(run, exp);
         Ok(())
     }
 
