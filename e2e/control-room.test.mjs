@@ -226,6 +226,7 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   await page.getByLabel('Reject before execution').check();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_REJECTED');
+  assert.match(await page.locator('#terminal-requests-reason').innerText(), /both requests are refused on purpose/);
   await page.getByRole('button', { name: 'Cancel terminal task' }).click();
   await check('terminal, with an error envelope shown');
   assertNoErrors(page);
@@ -337,7 +338,7 @@ test('across blocks of 100 entries the trace keeps following the newest one, and
     await trace.evaluate((s) => {
       s.scrollTop = s.scrollHeight;
     });
-    const traceTop = () => trace.evaluate((s) => Math.round(s.getBoundingClientRect().top));
+    const traceTop = () => trace.evaluate((s) => s.getBoundingClientRect().top);
     const before = await traceTop();
     // Set without Playwright's own scrolling to the slider.
     const seek = (to) =>
@@ -355,7 +356,10 @@ test('across blocks of 100 entries the trace keeps following the newest one, and
         return e.top >= v.top - 1 && e.bottom <= v.bottom + 1;
       });
     assert.ok(await seen(), `${viewport.width}px: the viewed entry is in view`);
-    assert.equal(await traceTop(), before, 'the page did not move');
+    // Within a pixel: the browser's scroll anchoring moves the page by whole
+    // pixels while content above it (off screen) changes by fractions.
+    const shift = Math.abs((await traceTop()) - before);
+    assert.ok(shift <= 1, `${viewport.width}px: the page moved by ${shift}px`);
     // And back to the newest state: its entry comes back into view.
     await seek('last');
     assert.ok(await seen(), `${viewport.width}px: the newest entry is in view again`);

@@ -69,6 +69,7 @@ test('(c) the matching event wakes a conditioned self-park', async () => {
   await page.getByLabel('Event to fire').fill('build.done');
   await click(page, 'act-fire-event');
   assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
+  assert.match(await text(page, 'status'), /nothing waits for the event “build\.done”; nothing changed/);
   await page.getByLabel('Event to fire').fill('pr.merged');
   await click(page, 'act-fire-event');
   await waitState(page, 'TASK_STATE_WORKING');

@@ -494,6 +494,31 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
 }
 
 #[test]
+fn a_follow_up_refines_the_result_under_the_same_name_with_its_own_artifact_id() {
+    let mut e = with(|_| {});
+    run(&mut e, 100);
+    e.apply(Action::FollowUp).unwrap();
+    run(&mut e, 100);
+    let ids: Vec<(Value, Value)> = wire::transcript(&e, START)
+        .iter()
+        .filter_map(|m| m.message["result"].get("artifactUpdate"))
+        .map(|a| {
+            (
+                a["artifact"]["artifactId"].clone(),
+                a["artifact"]["name"].clone(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        ids,
+        [
+            (json!("result-1"), json!("result")),
+            (json!("result-2"), json!("result"))
+        ]
+    );
+}
+
+#[test]
 fn on_demand_requests_on_a_live_task() {
     let mut e = with(|c| c.input_gate = 2);
     run(&mut e, 100);
@@ -536,7 +561,7 @@ fn on_demand_requests_on_a_live_task() {
     run(&mut e, 100);
     let r = &wire::get_task(&e, START, CORE)[1].message["result"];
     assert_eq!(r["status"]["state"], "TASK_STATE_COMPLETED");
-    assert_eq!(r["artifacts"][0]["artifactId"], "result");
+    assert_eq!(r["artifacts"][0]["artifactId"], "result-1");
     assert_eq!(r["history"].as_array().unwrap().len(), 3);
     // Viewing an earlier state answers for that state.
     e.seek(1).unwrap();

@@ -402,8 +402,9 @@ impl Experiment {
         if let Some(i) = self.resume_input(snap) {
             text.push_str(&format!(" Resume input: “{i}”."));
         }
+        // A follow-up refines the result: same name, its own artifactId.
         Some(Artifact {
-            artifact_id: "result".into(),
+            artifact_id: format!("result-{}", self.viewed_task_index() + 1),
             name: "result".into(),
             text,
         })

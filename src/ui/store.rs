@@ -97,6 +97,10 @@ impl Store {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
         let label = action.label();
         let recorded = action.clone();
+        let event = match &action {
+            Action::FireEvent(name) => Some(name.trim().to_string()),
+            _ => None,
+        };
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
@@ -123,9 +127,11 @@ impl Store {
                         )));
                     }
                 } else {
-                    self.status.set(format!(
-                        "{label}: the task is already {after}; nothing changed."
-                    ));
+                    let why = match event {
+                        Some(name) => format!("nothing waits for the event “{name}”"),
+                        None => format!("the task is already {after}"),
+                    };
+                    self.status.set(format!("{label}: {why}; nothing changed."));
                 }
                 if after != before {
                     self.status.set(self.describe_state());

@@ -91,12 +91,15 @@ pub fn WirePanel() -> impl IntoView {
         });
     };
     let terminal = move || store.exp.with(|e| e.snapshot().state.is_terminal());
-    let terminal_reason = move || {
-        if terminal() {
-            "The task is terminal: these requests are illegal on purpose, to show the errors."
-        } else {
-            "Enabled once the viewed task is terminal."
+    let terminal_reason = move || match store.exp.with(|e| e.snapshot().state) {
+        TaskState::Canceled => {
+            "The task is terminal: a message to it is refused (-32004); cancelling it again \
+             returns the task, as cancel is idempotent."
         }
+        s if s.is_terminal() => {
+            "The task is terminal: both requests are refused on purpose, to show the errors."
+        }
+        _ => "Enabled once the viewed task is terminal.",
     };
     // One message as its object; several as an array: valid JSON either way.
     let raw = move || {
@@ -149,7 +152,7 @@ pub fn WirePanel() -> impl IntoView {
             </div>
             <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
             <Show when=proposal>
-                <div class="field">
+                <div class="field field-text">
                     <label for="pause-encoding">"Pause encoding"</label>
                     <select
                         id="pause-encoding"
