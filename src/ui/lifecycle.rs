@@ -238,9 +238,15 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
             Span::Planned { abandoned: false } => ("planned", String::new()),
             Span::Planned { abandoned: true } => ("planned abandoned", String::new()),
         };
+        // Recorded on this branch but after the viewed state: drawn faded.
+        let ahead = if seg.x >= bar.cursor && !matches!(seg.span, Span::Planned { .. }) {
+            " ahead"
+        } else {
+            ""
+        };
         let _ = write!(
             s,
-            "<rect class=\"{class}\" x=\"{}\" y=\"8\" width=\"{}\" height=\"24\"/>",
+            "<rect class=\"{class}{ahead}\" x=\"{}\" y=\"8\" width=\"{}\" height=\"24\"/>",
             Pct(x),
             Pct(w)
         );
@@ -386,7 +392,8 @@ pub fn TimeBarView() -> impl IntoView {
             <span class="key wait">"waiting"</span>
             <span class="key planned">"planned"</span>
             <span class="key lost">"lost (proposal)"</span>
-            <span class="key end">"failed, canceled, done"</span>
+            <span class="key ahead">"after the viewed state"</span>
+            <span class="key end">"task ended"</span>
         </p>
     }
 }
