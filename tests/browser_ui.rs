@@ -395,6 +395,14 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     // The keyboard's way through the entries: previous / next.
     p.click("#step").await;
     assert!(p.text("[data-testid=wire-heading]").contains("#3 (latest)"));
+    // Viewing an earlier state shows that state's messages, and back.
+    p.set_range("#recorded-state", 0).await;
+    assert!(p
+        .text("[data-testid=wire-heading]")
+        .contains("#1 (viewed state)"));
+    assert_eq!(payload_types(&p), ["SendMessageRequest", "StreamResponse"]);
+    p.set_range("#recorded-state", 2).await;
+    assert!(p.text("[data-testid=wire-heading]").contains("#3 (latest)"));
     p.click("[aria-label='Previous trace entry']").await;
     assert!(p
         .text("[data-testid=wire-heading]")

@@ -3,7 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use crate::model::{Action, Outcome, TaskState};
+use crate::model::{Action, Experiment, Outcome, TaskState};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 
@@ -28,10 +28,11 @@ pub fn WirePanel() -> impl IntoView {
     let entry = move || {
         store.exp.with(|e| match view_kind.get() {
             WireView::Entry(seq) if e.trace().iter().any(|t| t.seq == seq) => Some(seq),
-            WireView::Latest | WireView::Entry(_) => e.trace().last().map(|t| t.seq),
+            WireView::Latest | WireView::Entry(_) => latest(e),
             _ => None,
         })
     };
+    let in_past = move || store.exp.with(viewing_past);
     let proposal = move || store.exp.with(|e| e.config().pause_proposal);
     let messages = Memo::new(move |_| {
         let start = store.started_ms.get();
@@ -53,10 +54,10 @@ pub fn WirePanel() -> impl IntoView {
                     Some(t) => format!(
                         "Trace entry #{} ({}): {} {}",
                         t.seq,
-                        if matches!(view_kind.get(), WireView::Latest) {
-                            "latest"
-                        } else {
-                            "selected"
+                        match view_kind.get() {
+                            WireView::Latest if in_past() => "viewed state",
+                            WireView::Latest => "latest",
+                            _ => "selected",
                         },
                         t.actor.label(),
                         t.event
@@ -223,6 +224,22 @@ pub fn WirePanel() -> impl IntoView {
             </p>
         </section>
     }
+}
+
+/// The entry the panel shows by default: the newest one (a refusal
+/// included) at the newest state, else the entry that recorded the viewed
+/// state, so that the messages follow a seek.
+fn latest(e: &Experiment) -> Option<u32> {
+    if viewing_past(e) {
+        Some(e.viewed_record().id)
+    } else {
+        e.trace().last().map(|t| t.seq)
+    }
+}
+
+/// Whether an earlier state (or an earlier task) is viewed, not the newest.
+fn viewing_past(e: &Experiment) -> bool {
+    e.later_count() > 0 || e.is_read_only()
 }
 
 fn render_message(m: &WireMessage) -> impl IntoView {
