@@ -99,9 +99,12 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   for (let i = 0; i < 6; i++) await step.click();
   assert.equal(await page.getByTestId('trace-entry').count(), 8);
   const first = await page.getByTestId('trace-entry').first().elementHandle();
+  const playAt = async () => (await page.locator('#play').boundingBox()).y;
+  const playBefore = await playAt();
 
   await page.getByLabel('Recorded state', { exact: true }).fill('2');
   await page.getByTestId('discard-warning').waitFor();
+  assert.equal(await playAt(), playBefore, 'the warning beside the buttons does not move them');
   assert.match(await text(page, 'discard-warning'), /5 later recorded states/);
   assert.match(await text(page, 'timeline-position'), /^State 3 \/ 8/);
   const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
