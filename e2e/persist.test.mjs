@@ -118,6 +118,7 @@ test('a settings change or Restart can be undone until the new run is acted on',
   await undo.waitFor();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   assert.equal(await undo.count(), 0);
+  assert.equal(await page.getByTestId('notice').innerText(), '', 'the note on the restart has been read');
   assertNoErrors(page);
   await page.context().close();
 });

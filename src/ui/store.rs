@@ -111,9 +111,13 @@ impl Store {
             })
         });
         self.wire_view.set(WireView::Latest);
-        // Acting on this run makes it the one to keep.
+        // Acting on this run makes it the one to keep, and the note on how it
+        // started (a fresh start, a restored run) has been read.
         if self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
+        }
+        if self.notice.with_untracked(Option::is_some) {
+            self.notice.set(None);
         }
         match result {
             Ok(applied) => {
