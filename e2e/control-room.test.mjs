@@ -93,6 +93,43 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   await page.context().close();
 });
 
+test('what an action puts on the wire is shown, also from an earlier state; an earlier task takes no requests', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Worker accepts cancellation').uncheck();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 4; i++) await step.click();
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  assert.match(await text(page, 'wire-heading'), /\(viewed state\)/);
+  // A refusal records no state: the Wire panel shows it, not the viewed state's entry.
+  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  assert.match(await text(page, 'wire-heading'), /\(selected\): client request cancellation/i);
+  const types = await page.getByTestId('wire-message').evaluateAll((ms) => ms.map((m) => m.dataset.payloadType));
+  assert.deepEqual(types, ['CancelTaskRequest', 'error']);
+  assert.match(await text(page, 'wire-messages'), /-32002/);
+
+  // Space on the focused trace scrolls it; it does not start Play.
+  await page.getByTestId('trace').focus();
+  await page.keyboard.press(' ');
+  assert.equal(await page.locator('#play').innerText(), 'Play');
+
+  // Finish, follow up, finish again, then view task 1: read-only, so the
+  // terminal-task requests are off and say why.
+  await page.getByLabel('Worker accepts cancellation').check();
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.locator('#play').click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  await page.getByRole('button', { name: 'New follow-up task' }).click();
+  await page.locator('#play').click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.ok(await page.getByRole('button', { name: 'Message to terminal task' }).isEnabled());
+  await page.getByRole('button', { name: /^Task 1/ }).click();
+  assert.ok(await page.getByRole('button', { name: 'Message to terminal task' }).isDisabled());
+  assert.ok(await page.getByRole('button', { name: 'Cancel terminal task' }).isDisabled());
+  assert.match(await page.locator('#terminal-requests-reason').innerText(), /earlier task: read-only/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('stepping from an earlier recorded state discards exactly the later branch', async () => {
   const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });

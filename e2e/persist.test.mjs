@@ -73,6 +73,20 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   assertNoErrors(fresh);
   await fresh.context().close();
 
+  // Opened in a browser that has a run of its own saved: that run stays within reach of Undo.
+  const own = await openPage(browser());
+  for (let i = 0; i < 2; i++) await own.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(own);
+  const saved = await snapshot(own);
+  await own.goto('about:blank');
+  await own.goto(link);
+  await own.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(own), before);
+  await own.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  assert.deepEqual(await snapshot(own), saved);
+  assertNoErrors(own);
+  await own.context().close();
+
   // Pasted into the address bar of a page already open: only the fragment changes.
   const open = await openPage(browser());
   await open.getByRole('button', { name: 'Step', exact: true }).click();
@@ -107,6 +121,7 @@ test('a settings change or Restart can be undone until the new run is acted on',
   await undo.click();
   assert.deepEqual(await snapshot(page), before);
   assert.match(await page.getByTestId('notice').innerText(), /The run from before is back/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'setting-work-units', 'focus stays in the settings');
   assert.equal(await undo.count(), 0);
   await settle(page);
   await page.reload();

@@ -419,11 +419,20 @@ fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     assert!(svg.contains(r#"class="cursor" data-x="3""#));
     // Positions are percentages of the width (3 of 7 units = 42.8%).
     assert!(svg.contains(r#"x1="42.8%""#), "{svg}");
-    assert!(!svg.contains("ahead"), "at the newest state nothing is ahead");
+    assert!(
+        !svg.contains("ahead"),
+        "at the newest state nothing is ahead"
+    );
     // Viewing the start: everything recorded after it is drawn faded, the
     // plan (never recorded) is not.
     e.seek(0).unwrap();
     let svg = timebar_svg(&TimeBar::of(&e));
     assert_eq!(svg.matches(" ahead\"").count(), 2, "{svg}");
     assert!(svg.contains(r#"class="planned""#));
+    // Inside a unit: its worked part is plain, the rest of it faded.
+    e.seek(2).unwrap();
+    let svg = timebar_svg(&TimeBar::of(&e));
+    assert!(svg.contains(r#"class="work odd" x="0.0%""#), "{svg}");
+    assert!(svg.contains(r#"class="work odd ahead""#), "{svg}");
+    assert!(svg.contains(r#"class="wait input ahead""#), "{svg}");
 }

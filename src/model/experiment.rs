@@ -158,6 +158,12 @@ impl Experiment {
         self.viewed_task != self.current_task_index()
     }
 
+    /// Whether an earlier state or an earlier task is viewed, rather than
+    /// the newest state of the current task.
+    pub fn views_the_past(&self) -> bool {
+        self.later_count() > 0 || self.is_read_only()
+    }
+
     /// How many recorded states come after the viewed one in its task.
     pub fn later_count(&self) -> usize {
         self.viewed_task().records.len() - 1 - self.position

@@ -140,7 +140,7 @@ fn PauseControls() -> impl IntoView {
                     {PauseMode::ALL
                         .into_iter()
                         .map(|m| view! {
-                            <option value=m.name() selected=move || store.pause_mode.get() == m>{m.name()}</option>
+                            <option value=m.name() prop:selected=move || store.pause_mode.get() == m>{m.name()}</option>
                         })
                         .collect_view()}
                 </select>

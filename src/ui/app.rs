@@ -14,12 +14,16 @@ use wasm_bindgen::JsCast;
 #[component]
 pub fn ControlRoom(
     seed: u64,
-    /// Restore from a share link or the browser's checkpoint, and save after
-    /// each change (the page does; embedded copies and tests need not).
+    /// Restore from a share link or the browser's checkpoint, save after
+    /// each change, and draw random ids for each fresh start (the page does;
+    /// embedded copies and tests need not).
     #[prop(optional)]
     persist: bool,
 ) -> impl IntoView {
-    let store = Store::new(seed);
+    let store = Store {
+        fresh_seeds: persist,
+        ..Store::new(seed)
+    };
     provide_context(store);
     if persist {
         persist::restore(store);
@@ -131,8 +135,10 @@ fn keyboard_shortcuts(store: Store) {
         if editable || matches!(tag.as_str(), "input" | "textarea" | "select") {
             return;
         }
+        // Space scrolls a focused scrolling region (the trace, a JSON block).
+        let scroller = target.as_ref().is_some_and(|t| t.has_attribute("tabindex"));
         match ev.key().as_str() {
-            " " if !matches!(tag.as_str(), "button" | "a" | "summary") => {
+            " " if !scroller && !matches!(tag.as_str(), "button" | "a" | "summary") => {
                 ev.prevent_default();
                 store.toggle_play();
             }

@@ -4,6 +4,7 @@
 use super::store::Store;
 use crate::model::{OnTimeout, Setting, MAX_EVENT_BYTES};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// A range slider for one numeric setting, with its visible value.
 fn slider(store: Store, setting: Setting) -> impl IntoView {
@@ -69,7 +70,19 @@ pub fn ConfigurePanel() -> impl IntoView {
             <Show when=move || store.replaced.with(Option::is_some)>
                 <p class="undo" data-testid="undo">
                     "Your previous run was replaced; it is kept until you act on the new one. "
-                    <button class="link" on:click=move |_| store.bring_back()>
+                    <button
+                        class="link"
+                        on:click=move |_| {
+                            store.bring_back();
+                            // The button goes away: keep focus in the settings.
+                            if let Some(first) = document()
+                                .get_element_by_id("setting-work-units")
+                                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                            {
+                                let _ = first.focus();
+                            }
+                        }
+                    >
                         "Undo: bring back the run from before"
                     </button>
                 </p>
@@ -113,7 +126,7 @@ pub fn ConfigurePanel() -> impl IntoView {
                             {[OnTimeout::Fail, OnTimeout::ResumeWithSummary]
                                 .into_iter()
                                 .map(|t| view! {
-                                    <option value=t.name() selected=move || config().on_timeout == t>{t.name()}</option>
+                                    <option value=t.name() prop:selected=move || config().on_timeout == t>{t.name()}</option>
                                 })
                                 .collect_view()}
                         </select>

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 #[component]
 fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) -> impl IntoView {
     let store = expect_context::<Store>();
-    let copied = RwSignal::new(false);
+    let copied = RwSignal::new(0);
     let copy = move |_| copy_text(store, value.get_untracked(), label, copied);
     view! {
         <dt>{label}</dt>
@@ -22,24 +22,30 @@ fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) 
 }
 
 /// A copy button's text: `idle`, or "Copied" for a moment after a copy.
-pub fn copy_label(copied: RwSignal<bool>, idle: &'static str) -> &'static str {
-    if copied.get() {
+pub fn copy_label(copied: RwSignal<u32>, idle: &'static str) -> &'static str {
+    if copied.get() > 0 {
         "Copied ✓"
     } else {
         idle
     }
 }
 
-/// Copies `text` to the clipboard. Success shows on the button itself
-/// (`copied`, for two seconds); a refusal is an alert.
-pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSignal<bool>) {
+/// Copies `text` to the clipboard. Success shows on the button itself for
+/// two seconds after the last copy (`copied` counts copies; 0 is idle); a
+/// refusal is an alert.
+pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSignal<u32>) {
     let promise = window().navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(_) => {
-                copied.set(true);
+                let this = copied.get_untracked() + 1;
+                copied.set(this);
                 set_timeout(
-                    move || copied.set(false),
+                    move || {
+                        if copied.get_untracked() == this {
+                            copied.set(0);
+                        }
+                    },
                     std::time::Duration::from_secs(2),
                 );
             }
@@ -61,13 +67,16 @@ pub fn InspectPanel() -> impl IntoView {
     let state = move || snap().state;
     let units = move || {
         let snap = snap();
+        // A pause that timed out into FAILED failed no unit.
+        let unit_failed =
+            snap.state == TaskState::Failed && !store.exp.with(|e| e.failed_from_pause());
         let (n, s) = (n(), u32::from(s()));
         let into = snap.active_s - u32::from(snap.completed_units) * s;
         (1..=n)
             .map(|u| {
                 let class = if u <= snap.completed_units {
                     "unit done"
-                } else if u == snap.completed_units + 1 && snap.state == TaskState::Failed {
+                } else if u == snap.completed_units + 1 && unit_failed {
                     "unit failed"
                 } else if u == snap.completed_units + 1 && into > 0 {
                     "unit partial"

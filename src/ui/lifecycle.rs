@@ -238,18 +238,25 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
             Span::Planned { abandoned: false } => ("planned", String::new()),
             Span::Planned { abandoned: true } => ("planned abandoned", String::new()),
         };
-        // Recorded on this branch but after the viewed state: drawn faded.
-        let ahead = if seg.x >= bar.cursor && !matches!(seg.span, Span::Planned { .. }) {
-            " ahead"
-        } else {
-            ""
+        // What was recorded after the viewed state is drawn faded: work the
+        // cursor falls inside is split there; a wait gap (whose width is not
+        // time) is faded whole when it starts after the cursor.
+        let end = seg.x + seg.w;
+        let split = match seg.span {
+            Span::Work { .. } => bar.cursor.clamp(seg.x, end),
+            Span::Wait { .. } if seg.x >= bar.cursor => seg.x,
+            _ => end,
         };
-        let _ = write!(
-            s,
-            "<rect class=\"{class}{ahead}\" x=\"{}\" y=\"8\" width=\"{}\" height=\"24\"/>",
-            Pct(x),
-            Pct(w)
-        );
+        for (from, to, ahead) in [(seg.x, split, ""), (split, end, " ahead")] {
+            if to > from {
+                let _ = write!(
+                    s,
+                    "<rect class=\"{class}{ahead}\" x=\"{}\" y=\"8\" width=\"{}\" height=\"24\"/>",
+                    Pct(pm(from)),
+                    Pct(pm(to) - pm(from))
+                );
+            }
+        }
         // Labels only where they fit on a phone-sized (320 px) bar.
         if !label.is_empty() && w as usize * 32 / 100 >= label.len() * 7 + 4 {
             let _ = write!(s, "<text x=\"{}\" y=\"25\">{label}</text>", Pct(x + w / 2));
@@ -267,8 +274,9 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
         let x = Pct(pm(mark.x).clamp(3, 997));
         let _ = write!(
             s,
-            "<line class=\"mark {}\" x1=\"{x}\" x2=\"{x}\" y1=\"2\" y2=\"38\"><title>{}</title></line>",
+            "<line class=\"mark {}{}\" x1=\"{x}\" x2=\"{x}\" y1=\"2\" y2=\"38\"><title>{}</title></line>",
             short_name(mark.state).to_ascii_lowercase(),
+            if mark.x > bar.cursor { " ahead" } else { "" },
             mark.state.name()
         );
     }

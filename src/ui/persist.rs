@@ -28,7 +28,18 @@ pub fn restore(store: Store) {
         None => {
             restore_saved(store);
         }
-        Some(Ok(())) => store.notice.set(Some("Opened the shared run.".into())),
+        Some(Ok(())) => {
+            // The run this browser had saved stays within reach of Undo.
+            let saved = storage()
+                .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+                .and_then(|text| SavedRun::parse(&text).ok());
+            if let Some(saved) = saved {
+                if !saved.script.is_empty() && store.run.with_value(|run| *run != saved) {
+                    store.replaced.set(Some(saved));
+                }
+            }
+            store.notice.set(Some("Opened the shared run.".into()));
+        }
         Some(Err(why)) => {
             let instead = if restore_saved(store) {
                 "The run saved in this browser was opened instead"
@@ -174,7 +185,7 @@ fn link(store: Store) -> String {
 pub fn SharePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let shown_link = RwSignal::new(String::new());
-    let copied = RwSignal::new(false);
+    let copied = RwSignal::new(0);
     let copy_link = move |_| {
         let l = link(store);
         shown_link.set(l.clone());

@@ -55,7 +55,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .enumerate()
                         .map(|(i, (label, _))| {
                             view! {
-                                <option value=i.to_string() selected=move || store.speed.get() == i>
+                                <option value=i.to_string() prop:selected=move || store.speed.get() == i>
                                     {*label}
                                 </option>
                             }

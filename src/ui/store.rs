@@ -55,6 +55,10 @@ pub struct Store {
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
+    /// Each fresh start draws a new random seed for its ids (the page), so
+    /// restarting a run brought back or shared never repeats ids; tests keep
+    /// one seeded source.
+    pub fresh_seeds: bool,
 }
 
 impl Store {
@@ -82,6 +86,7 @@ impl Store {
             started_ms: RwSignal::new(started),
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
+            fresh_seeds: false,
         }
     }
 
@@ -110,7 +115,18 @@ impl Store {
                 ok: result.is_ok(),
             })
         });
-        self.wire_view.set(WireView::Latest);
+        // The Wire panel shows what this action put on the wire: the newest
+        // entry. A refusal (or an accepted no-op) made while viewing an
+        // earlier state records no state, so it is not the viewed one's.
+        self.wire_view.set(
+            match (
+                &result,
+                self.exp.with_untracked(|e| e.trace().last().map(|t| t.seq)),
+            ) {
+                (Err(_), Some(seq)) => WireView::Entry(seq),
+                _ => WireView::Latest,
+            },
+        );
         // Acting on this run makes it the one to keep, and the note on how it
         // started (a fresh start, a restored run) has been read.
         if self.replaced.with_untracked(Option::is_some) {
@@ -291,7 +307,11 @@ impl Store {
     /// Starts a fresh experiment with `config` and new ids, keeping the run it
     /// replaces so that [`Store::bring_back`] can restore it.
     fn start(&self, config: Config, notice: String) {
-        let ids = self.exp.with_untracked(|e| e.ids().clone());
+        let ids = if self.fresh_seeds {
+            IdSource::seeded(super::random_seed())
+        } else {
+            self.exp.with_untracked(|e| e.ids().clone())
+        };
         let fresh = match Experiment::new(config, ids.clone()) {
             Ok(fresh) => fresh,
             Err(e) => return self.alert.set(Some(e.to_string())),
@@ -402,10 +422,11 @@ impl Store {
     pub fn describe_state(&self) -> String {
         self.exp.with_untracked(|e| {
             let s = e.snapshot();
-            let n = e.config().work_units;
             let what = match s.state {
                 TaskState::Submitted => "submitted, not started yet".to_string(),
-                TaskState::Working => format!("working, {} / {n} units done", s.completed_units),
+                // Not the units done: the line is announced on changes of
+                // state, not on every worked second.
+                TaskState::Working => "working on its units".to_string(),
                 TaskState::InputRequired => {
                     format!(
                         "waiting for clarification before unit {}",

@@ -32,7 +32,7 @@ pub fn WirePanel() -> impl IntoView {
             _ => None,
         })
     };
-    let in_past = move || store.exp.with(viewing_past);
+    let in_past = move || store.exp.with(Experiment::views_the_past);
     let proposal = move || store.exp.with(|e| e.config().pause_proposal);
     let messages = Memo::new(move |_| {
         let start = store.started_ms.get();
@@ -91,16 +91,25 @@ pub fn WirePanel() -> impl IntoView {
             }
         });
     };
-    let terminal = move || store.exp.with(|e| e.snapshot().state.is_terminal());
-    let terminal_reason = move || match store.exp.with(|e| e.snapshot().state) {
-        TaskState::Canceled => {
+    // The two terminal-task requests go to the current task, not an earlier one.
+    let terminal = move || {
+        store
+            .exp
+            .with(|e| e.snapshot().state.is_terminal() && !e.is_read_only())
+    };
+    let terminal_reason = move || match store
+        .exp
+        .with(|e| (!e.is_read_only()).then(|| e.snapshot().state))
+    {
+        None => "Viewing an earlier task: read-only. These requests go to the current task.",
+        Some(TaskState::Canceled) => {
             "The task is terminal: a message to it is refused (-32004); cancelling it again \
              returns the task, as cancel is idempotent."
         }
-        s if s.is_terminal() => {
+        Some(s) if s.is_terminal() => {
             "The task is terminal: both requests are refused on purpose, to show the errors."
         }
-        _ => "Enabled once the viewed task is terminal.",
+        Some(_) => "Enabled once the viewed task is terminal.",
     };
     // One message as its object; several as an array: valid JSON either way.
     let raw = move || {
@@ -113,7 +122,7 @@ pub fn WirePanel() -> impl IntoView {
             })
             .unwrap_or_default()
     };
-    let copied = RwSignal::new(false);
+    let copied = RwSignal::new(0);
     let copy = move |_| super::inspect::copy_text(store, raw(), "Messages", copied);
     let export = move |_| {
         let (start, enc) = (
@@ -165,10 +174,10 @@ pub fn WirePanel() -> impl IntoView {
                             })
                         }
                     >
-                        <option value="core" selected=move || store.pause_encoding.get() == PauseEncoding::ProposedCore>
+                        <option value="core" prop:selected=move || store.pause_encoding.get() == PauseEncoding::ProposedCore>
                             "Proposed core (proposal, not A2A v1.0)"
                         </option>
-                        <option value="ext" selected=move || store.pause_encoding.get() == PauseEncoding::V1Extension>
+                        <option value="ext" prop:selected=move || store.pause_encoding.get() == PauseEncoding::V1Extension>
                             "v1.0 extension (legal today)"
                         </option>
                     </select>
@@ -230,16 +239,11 @@ pub fn WirePanel() -> impl IntoView {
 /// included) at the newest state, else the entry that recorded the viewed
 /// state, so that the messages follow a seek.
 fn latest(e: &Experiment) -> Option<u32> {
-    if viewing_past(e) {
+    if e.views_the_past() {
         Some(e.viewed_record().id)
     } else {
         e.trace().last().map(|t| t.seq)
     }
-}
-
-/// Whether an earlier state (or an earlier task) is viewed, not the newest.
-fn viewing_past(e: &Experiment) -> bool {
-    e.later_count() > 0 || e.is_read_only()
 }
 
 fn render_message(m: &WireMessage) -> impl IntoView {
