@@ -118,15 +118,13 @@ impl Store {
         // The Wire panel shows what this action put on the wire: the newest
         // entry. A refusal (or an accepted no-op) made while viewing an
         // earlier state records no state, so it is not the viewed one's.
-        self.wire_view.set(
-            match (
-                &result,
-                self.exp.with_untracked(|e| e.trace().last().map(|t| t.seq)),
-            ) {
-                (Err(_), Some(seq)) => WireView::Entry(seq),
-                _ => WireView::Latest,
-            },
-        );
+        let recorded = matches!(result, Ok(Applied::Recorded { .. }));
+        let newest = self.exp.with_untracked(|e| {
+            let seq = e.trace().last().map(|t| t.seq);
+            seq.filter(|_| !recorded && e.views_the_past())
+        });
+        self.wire_view
+            .set(newest.map_or(WireView::Latest, WireView::Entry));
         // Acting on this run makes it the one to keep, and the note on how it
         // started (a fresh start, a restored run) has been read.
         if self.replaced.with_untracked(Option::is_some) {
