@@ -375,7 +375,10 @@ async fn a_refused_cancellation_is_shown_and_traced() {
     assert!(last.contains("refused -32002"), "{last}");
     // At the newest state the Wire panel stays on "latest", which is the refusal.
     let heading = p.text("[data-testid=wire-heading]");
-    assert!(heading.contains("(latest): client request cancellation"), "{heading}");
+    assert!(
+        heading.contains("(latest): client request cancellation"),
+        "{heading}"
+    );
     assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
 }
 
