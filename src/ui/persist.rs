@@ -30,9 +30,7 @@ pub fn restore(store: Store) {
         }
         Some(Ok(())) => {
             // The run this browser had saved stays within reach of Undo.
-            let saved = storage()
-                .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
-                .and_then(|text| SavedRun::parse(&text).ok());
+            let saved = saved_text().and_then(|text| SavedRun::parse(&text).ok());
             if let Some(saved) = saved {
                 if !saved.script.is_empty() && store.run.with_value(|run| *run != saved) {
                     store.replaced.set(Some(saved));
@@ -89,10 +87,7 @@ fn take_link(store: Store) -> Option<Result<(), String>> {
 /// Opens the checkpoint saved in this browser, if there is one; says whether
 /// it did. One that cannot be read is kept apart, never overwritten.
 fn restore_saved(store: Store) -> bool {
-    let Some(storage) = storage() else {
-        return false;
-    };
-    let Some(text) = storage.get_item(STORAGE_KEY).ok().flatten() else {
+    let Some(text) = saved_text() else {
         return false;
     };
     if store.load(&text, "run saved in this browser") {
@@ -101,9 +96,16 @@ fn restore_saved(store: Store) -> bool {
             .set(Some("Restored the run saved in this browser.".into()));
         true
     } else {
-        let _ = storage.set_item(&format!("{STORAGE_KEY}.unreadable"), &text);
+        if let Some(s) = storage() {
+            let _ = s.set_item(&format!("{STORAGE_KEY}.unreadable"), &text);
+        }
         false
     }
+}
+
+/// The checkpoint's text, if this browser has one.
+fn saved_text() -> Option<String> {
+    storage()?.get_item(STORAGE_KEY).ok().flatten()
 }
 
 /// Saves the run at most 250 ms after a change, however fast changes come
@@ -111,28 +113,22 @@ fn restore_saved(store: Store) -> bool {
 /// closed with a save still due.
 pub fn autosave(store: Store) {
     let due = StoredValue::new(false);
+    // Writes the save that is due, if one is.
+    let flush = move || {
+        if due.get_value() {
+            due.set_value(false);
+            save(store);
+        }
+    };
     Effect::new(move |_| {
         store.exp.track();
         store.started_ms.track();
         if !due.get_value() {
             due.set_value(true);
-            set_timeout(
-                move || {
-                    if due.get_value() {
-                        due.set_value(false);
-                        save(store);
-                    }
-                },
-                Duration::from_millis(250),
-            );
+            set_timeout(flush, Duration::from_millis(250));
         }
     });
-    let handle = window_event_listener_untyped("pagehide", move |_| {
-        if due.get_value() {
-            due.set_value(false);
-            save(store);
-        }
-    });
+    let handle = window_event_listener_untyped("pagehide", move |_| flush());
     on_cleanup(move || handle.remove());
 }
 

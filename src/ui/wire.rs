@@ -91,16 +91,15 @@ pub fn WirePanel() -> impl IntoView {
             }
         });
     };
-    // The two terminal-task requests go to the current task, not an earlier one.
-    let terminal = move || {
+    // The two terminal-task requests go to the current task: its viewed
+    // state, or None while an earlier (read-only) task is viewed.
+    let current_state = move || {
         store
             .exp
-            .with(|e| e.snapshot().state.is_terminal() && !e.is_read_only())
+            .with(|e| (!e.is_read_only()).then(|| e.snapshot().state))
     };
-    let terminal_reason = move || match store
-        .exp
-        .with(|e| (!e.is_read_only()).then(|| e.snapshot().state))
-    {
+    let terminal = move || current_state().is_some_and(TaskState::is_terminal);
+    let terminal_reason = move || match current_state() {
         None => "Viewing an earlier task: read-only. These requests go to the current task.",
         Some(TaskState::Canceled) => {
             "The task is terminal: a message to it is refused (-32004); cancelling it again \
