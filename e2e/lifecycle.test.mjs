@@ -229,3 +229,40 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('the panels are read, and focused, in the order they are shown: on a phone and on a desktop', async () => {
+  // Each panel's heading and its box, in document order.
+  const boxes = (page) =>
+    page.locator('main section.panel').evaluateAll((els) =>
+      els.map((el) => {
+        const r = el.getBoundingClientRect();
+        return { h: el.querySelector('h2')?.textContent, x: r.left, y: r.top };
+      }),
+    );
+  const phone = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
+  const onPhone = await boxes(phone);
+  assert.ok(onPhone.length >= 10, `panels: ${onPhone.map((b) => b.h)}`);
+  for (let i = 1; i < onPhone.length; i++) {
+    assert.ok(onPhone[i].y > onPhone[i - 1].y, `on a phone "${onPhone[i].h}" is shown above "${onPhone[i - 1].h}", which comes before it`);
+  }
+  // What the task is doing comes before its settings.
+  const order = onPhone.map((b) => b.h);
+  const first = (word) => order.findIndex((h) => h.startsWith(word));
+  assert.ok(first('Act') < first('Configure'), order.join(' · '));
+  assertNoErrors(phone);
+  await phone.context().close();
+
+  // On a desktop: settings on the left, the task in the middle, the trace on the
+  // right; within each column, top to bottom in document order.
+  const desk = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
+  const onDesk = await boxes(desk);
+  const at = (word) => onDesk.find((b) => b.h.startsWith(word));
+  assert.ok(at('Configure').x < at('Lifecycle').x && at('Lifecycle').x < at('State and action trace').x);
+  assert.ok(Math.abs(at('Your experiment').y - at('Lifecycle').y) < 2, 'the columns start on one line');
+  for (let i = 1; i < onDesk.length; i++) {
+    const [a, b] = [onDesk[i - 1], onDesk[i]];
+    if (Math.abs(a.x - b.x) < 2) assert.ok(b.y > a.y, `"${b.h}" is shown above "${a.h}" in its column`);
+  }
+  assertNoErrors(desk);
+  await desk.context().close();
+});

@@ -58,16 +58,19 @@ pub fn ControlRoom(
                 <playback::PlaybackPanel/>
                 <timeline::TimelinePanel/>
             </div>
-            <div class="col col-controls">
-                <guide::GuidePanel/>
-                <configure::ConfigurePanel/>
-                <persist::SharePanel/>
-            </div>
+            // What the task is doing comes before its settings in the document:
+            // a phone shows the columns in this order (and so do focus and
+            // screen readers); wider screens place the settings on the left.
             <div class="col col-state">
                 <lifecycle::DiagramPanel/>
                 <inspect::InspectPanel/>
                 <actions::ActPanel/>
                 <tasks::TasksPanel/>
+            </div>
+            <div class="col col-controls">
+                <guide::GuidePanel/>
+                <configure::ConfigurePanel/>
+                <persist::SharePanel/>
             </div>
             <div class="col col-trace">
                 <trace::TracePanel/>
