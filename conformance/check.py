@@ -84,13 +84,19 @@ def pb_class(name):
     return cls
 
 
+# REQUIRED scalars whose default value is a meaningful answer, which ProtoJSON
+# writers (a2a-python's MessageToDict included) leave out: the spec's
+# ListTasksResponse.next_page_token is "" on the last page.
+DEFAULT_IS_AN_ANSWER = {"lf.a2a.v1.ListTasksResponse.next_page_token"}
+
+
 def check_required(msg, path):
     """Every field marked [(google.api.field_behavior) = REQUIRED] is set (repeated: non-empty)."""
     for field in msg.DESCRIPTOR.fields:
         behaviors = field.GetOptions().Extensions[field_behavior_pb2.field_behavior]
         value = getattr(msg, field.name)
         is_repeated = field.is_repeated
-        if REQUIRED in behaviors:
+        if REQUIRED in behaviors and field.full_name not in DEFAULT_IS_AN_ANSWER:
             present = len(value) > 0 if is_repeated else (
                 msg.HasField(field.name) if field.message_type else value != field.default_value
             )

@@ -266,3 +266,25 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
   assertNoErrors(desk);
   await desk.context().close();
 });
+
+test('an action that disables its own button leaves keyboard focus in its panel', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Require input before unit').fill('1');
+  const focusedPanel = () =>
+    page.waitForFunction(() => document.activeElement?.matches('section.panel')).then(() =>
+      page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
+    );
+  await page.getByRole('button', { name: 'Step', exact: true }).focus();
+  await page.keyboard.press('Enter'); // the task starts and asks for input: Step is off
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await focusedPanel(), 'playback-h');
+  await page.getByRole('button', { name: 'Supply clarification' }).focus();
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_WORKING');
+  assert.equal(await focusedPanel(), 'act-h');
+  // Tab carries on inside the panel, from its first control.
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'clarification-text');
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -128,12 +128,21 @@ test('a settings change or Restart can be undone until the new run is acted on',
   await page.getByTestId('task-state').waitFor();
   assert.deepEqual(await snapshot(page), before, 'the run brought back is the one saved');
 
-  // Once the new run is acted on, it is the one kept.
+  // A reload keeps the replaced run within reach of Undo; once the new run
+  // is acted on, it is the one kept.
   await page.getByRole('button', { name: 'Restart experiment' }).click();
+  await undo.waitFor();
+  await settle(page);
+  await page.reload();
   await undo.waitFor();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   assert.equal(await undo.count(), 0);
-  assert.equal(await page.getByTestId('notice').innerText(), '', 'the note on the restart has been read');
+  assert.equal(await page.getByTestId('notice').innerText(), '', 'the note on the reload has been read');
+  await settle(page);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.equal(await undo.count(), 0, 'acted on: nothing is kept for Undo');
+  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous')), null);
   assertNoErrors(page);
   await page.context().close();
 });
@@ -144,7 +153,7 @@ test('a corrupt checkpoint gets a message and a fresh run', async () => {
   await page.evaluate(() => localStorage.setItem('a2a-control-room/run', '{"format":"a2a-control-room/run","version":1,"config":'));
   await page.reload();
   await page.getByTestId('task-state').waitFor();
-  assert.match(await page.getByTestId('alert').innerText(), /run saved in this browser could not be opened: it is not a valid run/);
+  assert.match(await page.getByTestId('alert').innerText(), /run saved in this browser could not be opened: it is not a valid run .*A fresh run was started; its text is kept .*a2a-control-room\/run.unreadable/);
   assert.equal(await page.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED');
   assert.equal(await page.getByTestId('trace-entry').count(), 1);
   const kept = await page.evaluate(() => localStorage.getItem('a2a-control-room/run.unreadable'));
@@ -270,6 +279,32 @@ test('importing another run of the same context shows that run\'s trace, not the
   await page.locator('#import-run').setInputFiles(canceled);
   await page.getByTestId('task-state').filter({ hasText: 'TASK_STATE_CANCELED' }).waitFor();
   assert.deepEqual(await snapshot(page), expected);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('Forget saved run is not undone by a save that was due; a message is in view wherever the user is', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await settle(page);
+  await step.click(); // a save is now due, within 250 ms
+  await page.getByRole('button', { name: 'Forget saved run' }).click();
+  await settle(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run')), null);
+  // The notice is announced, and an alert from the bottom of a phone's page is in view.
+  assert.equal(await page.getByTestId('notice').getAttribute('role'), 'status');
+  const dir = await mkdtemp(join(tmpdir(), 'a2a-'));
+  const file = join(dir, 'transcript.jsonl');
+  await writeFile(file, '{"seq":1,"from":"client","transport":"jsonrpc","payloadType":"SendMessageRequest","message":{}}\n');
+  const field = page.getByLabel('Import run');
+  await field.scrollIntoViewIfNeeded();
+  assert.ok((await page.evaluate(() => scrollY)) > 1000, 'the import field is far down the page');
+  await field.setInputFiles(file);
+  const alert = page.getByTestId('alert');
+  await alert.filter({ hasText: 'it is a wire transcript (Export transcript), not a run' }).waitFor();
+  const box = await alert.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 844, `the alert is on screen: ${JSON.stringify(box)}`);
   assertNoErrors(page);
   await page.context().close();
 });

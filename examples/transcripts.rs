@@ -6,7 +6,9 @@
 //!
 //! Each file holds the scenario's whole transcript, then the on-demand
 //! exchanges taken along the way and at the end (GetTask, SubscribeToTask,
-//! SendMessage to a terminal task, CancelTask on a terminal task).
+//! ListTasks).
+//! A message or a cancel sent to a terminal task is an action of the
+//! scenario, as on the page, so its exchange is in the transcript.
 //!
 //! The pause proposal's scenarios (A2A-NOTES §7.3 (a)–(h) and the three
 //! `PauseTask` modes) are written twice: `<name>.proposal.jsonl` in the
@@ -76,8 +78,7 @@ impl Run {
         ] {
             extra.extend(wire::get_task(e, START_MS, enc));
             extra.extend(wire::subscribe(e, START_MS, enc));
-            extra.extend(wire::message_to_terminal(e, START_MS));
-            extra.extend(wire::cancel_terminal(e, START_MS));
+            extra.extend(wire::list_tasks(e, START_MS, enc));
         }
         self
     }

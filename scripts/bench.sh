@@ -51,4 +51,4 @@ for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break;
 BASE_URL="http://127.0.0.1:$port/" node e2e/bench/latency.mjs
 
 echo "--- run decoder fuzz (proptest: mutated, truncated and random run texts)"
-cargo test --quiet --test run_format fuzz::fuzz_report -- --nocapture 2>&1 | grep -E "fuzz:|test result"
+cargo test --quiet --test run_format fuzz::fuzz_report -- --ignored --nocapture 2>&1 | grep -E "fuzz:|test result"

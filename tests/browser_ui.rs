@@ -325,6 +325,14 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     assert_eq!(p.state(), "TASK_STATE_REJECTED");
     assert!(p.disabled("#act-follow-up"));
     assert!(p.text("#act-follow-up-reason").contains("read-only"));
+    // ListTasks on the wire: both tasks, the newest first.
+    p.click("#wire-list-tasks").await;
+    assert_eq!(payload_types(&p), ["ListTasksRequest", "ListTasksResponse"]);
+    let shown = p.text("[data-testid=wire-messages]");
+    assert!(
+        shown.contains("ListTasks result: 2 — TASK_STATE_SUBMITTED, TASK_STATE_REJECTED"),
+        "{shown}"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -437,24 +445,16 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     );
 
     // On-demand GetTask answers with the bare Task.
-    let buttons = p.root.query_selector_all(".wire .buttons button").unwrap();
-    buttons
-        .item(0)
-        .unwrap()
-        .unchecked_into::<HtmlElement>()
-        .click();
-    tick().await;
+    assert_eq!(p.text("#wire-get-task"), "Get task");
+    p.click("#wire-get-task").await;
     assert_eq!(payload_types(&p), ["GetTaskRequest", "Task"]);
 }
 
 #[wasm_bindgen_test]
 async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
     let p = rejected_task().await;
-    let buttons = p.root.query_selector_all(".wire .buttons button").unwrap();
-    let cancel = buttons.item(3).unwrap().unchecked_into::<HtmlElement>();
-    assert_eq!(cancel.text_content().unwrap(), "Cancel terminal task");
-    cancel.click();
-    tick().await;
+    assert_eq!(p.text("#wire-cancel-terminal"), "Cancel terminal task");
+    p.click("#wire-cancel-terminal").await;
     assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
@@ -465,9 +465,8 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         raw.contains("type.googleapis.com/google.rpc.ErrorInfo"),
         "{raw}"
     );
-    let message = buttons.item(2).unwrap().unchecked_into::<HtmlElement>();
-    message.click();
-    tick().await;
+    assert_eq!(p.text("#wire-message-terminal"), "Message to terminal task");
+    p.click("#wire-message-terminal").await;
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
         raw.contains("-32004") && raw.contains("UNSUPPORTED_OPERATION"),
@@ -575,4 +574,53 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
     tick().await;
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
+}
+
+#[wasm_bindgen_test]
+async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_why() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.click("#step").await; // started, 1 s into unit 1
+    assert!(p.disabled("#act-resume-wrong"), "nothing to resume");
+    assert!(
+        p.text("#act-resume-wrong-reason")
+            .starts_with("Not now: The task is TASK_STATE_WORKING, not paused"),
+        "{}",
+        p.text("#act-resume-wrong-reason")
+    );
+    p.click("#step").await; // 2 s into unit 1
+    let mode: web_sys::HtmlSelectElement = p.q("#pause-mode").unchecked_into();
+    mode.set_value("interrupt_immediate");
+    mode.dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    tick().await;
+    p.click("#act-pause").await;
+    assert_eq!(p.state(), "TASK_STATE_PAUSED");
+    assert_eq!(
+        p.count(".unit.partial"),
+        0,
+        "the 2 s of unit 1 were lost: nothing of it is done"
+    );
+    assert!(!p.disabled("#act-resume-wrong"));
+    // The Resume button checks what it sends: a too long resume input.
+    let input: HtmlInputElement = p.q("#resume-input").unchecked_into();
+    input.set_value(&"x".repeat(501));
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    tick().await;
+    assert!(p.disabled("#act-resume"));
+    assert!(p
+        .text("#act-resume-reason")
+        .contains("resume input is longer than 500"));
+    input.set_value("go on");
+    input
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    tick().await;
+    p.click("#act-resume").await;
+    p.click("#step").await; // unit 1 again, 1 s in
+    assert_eq!(p.attrs(".unit.partial", "title"), ["Unit 1"]);
+    let fill = p.q(".unit.partial").get_attribute("style").unwrap();
+    assert!(fill.contains("33%"), "1 s of 3: {fill}");
 }

@@ -116,6 +116,10 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
                 );
                 prop_assert_eq!(b.active_s, a.active_s, "paused time is never active time");
             }
+            prop_assert!(
+                !b.state.is_terminal() || b.pending.is_none(),
+                "a terminal task has no pause to come"
+            );
             let pair = [a.state, b.state];
             prop_assert!(
                 !(pair.contains(&TaskState::Paused) && pair.contains(&TaskState::InputRequired)),

@@ -365,7 +365,7 @@ fn resuming_keeps_task_and_context_ids_and_never_redoes_units() {
     let (task_id, ctx) = (e.viewed_task().id.clone(), e.context_id().to_string());
     run(&mut e, 1000);
     assert_eq!(e.snapshot().completed_units, 1);
-    e.apply(Action::SupplyClarification("use the EU region".into()))
+    e.apply(Action::SupplyClarification("use the EU region.".into()))
         .unwrap();
     assert_eq!(e.snapshot().completed_units, 1);
     assert_eq!(e.snapshot().active_s, 3);
@@ -392,6 +392,11 @@ fn resuming_keeps_task_and_context_ids_and_never_redoes_units() {
     let art = e.final_artifact().unwrap();
     assert!(art.text.contains("use the EU region"), "{}", art.text);
     assert!(art.text.contains("Authorized"), "{}", art.text);
+    assert!(
+        !art.text.contains(".”."),
+        "one full stop per sentence: {}",
+        art.text
+    );
 }
 
 // ---- failure -----------------------------------------------------------------

@@ -162,6 +162,61 @@ fn wait_for_completion_parks_with_all_work_done_and_completes_on_resume() {
 }
 
 #[test]
+fn an_agent_self_park_keeps_the_clients_accepted_wait_for_completion_pause() {
+    let mut e = exp(Config {
+        self_park_before: 3,
+        ..proposal()
+    });
+    steps(&mut e, 2);
+    e.apply(pause(PauseMode::WaitForCompletion)).unwrap();
+    run_to_pause(&mut e);
+    assert_eq!(e.snapshot().pause.unwrap().by, Initiator::Agent);
+    assert_eq!(
+        e.snapshot().pending.map(|p| p.mode),
+        Some(PauseMode::WaitForCompletion),
+        "the client's pause is still to come"
+    );
+    let t = token(&e);
+    e.apply(resume(&t)).unwrap();
+    run_to_pause(&mut e);
+    assert_eq!(
+        state(&e),
+        TaskState::Paused,
+        "the client's pause took effect"
+    );
+    assert_eq!(e.snapshot().pause.unwrap().by, Initiator::Client);
+    assert_eq!(e.snapshot().completed_units, 4);
+    assert_eq!(
+        e.trace().last().unwrap().event,
+        Event::PauseTookEffect {
+            mode: PauseMode::WaitForCompletion
+        }
+    );
+}
+
+#[test]
+fn a_task_that_fails_drops_its_pending_pause() {
+    let mut e = exp(Config {
+        fail_during: 2,
+        seconds_per_unit: 4,
+        ..proposal()
+    });
+    steps(&mut e, 5); // 1 s into unit 2
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert!(
+        e.snapshot().pending.is_some(),
+        "pending until the unit ends"
+    );
+    run(&mut e, 10);
+    assert_eq!(state(&e), TaskState::Failed);
+    assert_eq!(
+        e.snapshot().pending,
+        None,
+        "a terminal task has no pause to come"
+    );
+}
+
+#[test]
 fn a_self_park_without_conditions_wakes_only_on_an_explicit_resume() {
     // (b) AwaitTaskResumption(no conditions) → PAUSED(AGENT) → ResumeTask → WORKING
     let mut e = exp(Config {

@@ -86,6 +86,74 @@ fn a_saved_run_replays_to_the_identical_experiment() {
 }
 
 #[test]
+fn a_run_of_seeks_is_saved_as_the_last_one_and_replays_the_same() {
+    let ops = [
+        act(Action::Step),
+        act(Action::Step),
+        act(Action::Step),
+        ScriptOp::Seek(0),
+        ScriptOp::Seek(2),
+        ScriptOp::Seek(1),
+        act(Action::Step),
+        ScriptOp::Seek(0),
+    ];
+    let (e, run) = recorded(cfg(), &ops);
+    assert_eq!(
+        run.script,
+        vec![
+            ScriptOp::Steps(3),
+            ScriptOp::Seek(1),
+            ScriptOp::Steps(1),
+            ScriptOp::Seek(0)
+        ],
+        "dragging the slider saves where it ended"
+    );
+    assert_eq!(run.replay().unwrap(), e);
+}
+
+#[test]
+fn a_tiny_run_cannot_build_an_endless_trace() {
+    // A task parked with no condition steps forever on the waiting clock.
+    let config = Config {
+        pause_proposal: true,
+        self_park_before: 1,
+        ..cfg()
+    };
+    let mut run = SavedRun::new(config, IdSource::seeded(SEED), 0);
+    run.script.push(ScriptOp::Steps(1_000_000));
+    let text = run.to_json();
+    assert!(text.len() < 400, "{} bytes", text.len());
+    let err = SavedRun::parse(&text).unwrap().replay().unwrap_err();
+    assert!(
+        err.to_string().contains(&format!(
+            "cannot step: this run holds {MAX_TRACE_ENTRIES} trace entries"
+        )),
+        "{err}"
+    );
+    // The page's own limit: at the newest state of a full run every action
+    // is refused, and nothing more is traced.
+    let mut e = Experiment::new(config, IdSource::seeded(SEED)).unwrap();
+    while e.apply(Action::Step).is_ok() {}
+    let full = e.trace().len();
+    assert!(
+        (MAX_TRACE_ENTRIES..MAX_TRACE_ENTRIES + 4).contains(&full),
+        "{full}"
+    );
+    assert_eq!(e.legality(&Action::Step), Err(Refusal::RunFull));
+    assert_eq!(e.apply(Action::RequestCancellation), Err(Refusal::RunFull));
+    assert_eq!(
+        e.trace().len(),
+        full,
+        "a refusal of a full run is not traced"
+    );
+    // From an earlier state the run can still branch: the later ones go.
+    e.seek(10).unwrap();
+    assert!(e.legality(&Action::Step).is_ok());
+    e.apply(Action::Step).unwrap();
+    assert!(e.trace().len() < 20, "{}", e.trace().len());
+}
+
+#[test]
 fn each_kind_of_bad_input_has_its_own_message() {
     let (_, run) = sample();
     let good = run.to_json();
@@ -108,7 +176,7 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"Seek\":3", "\"Seek\":99"),
-            "no recorded state 100",
+            "of its script goes to no recorded state 100 (this task has",
         ),
         (
             good.replacen("\"ok\":false", "\"ok\":true", 1),
@@ -116,9 +184,35 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"script\":[", "\"script\":[{\"Steps\":4000000000},"),
-            "more than 1000000 Steps",
+            "cannot step: the task is waiting for clarification",
         ),
         (good.replace("}", ",\"extra\":1}"), "not a valid run"),
+        (
+            "{\"seq\":1,\"from\":\"client\",\"transport\":\"jsonrpc\",\"payloadType\":\"SendMessageRequest\",\"message\":{}}\n{\"seq\":1}".into(),
+            "it is a wire transcript (Export transcript), not a run",
+        ),
+        (
+            "{\"seq\":1,\"from\":\"client\",\"transport\":\"jsonrpc\",\"payloadType\":\"SendMessageRequest\",\"message\":{}}\n".into(),
+            "it is a wire transcript (Export transcript), not a run",
+        ),
+        (
+            good.replace("\"work_units\":4", "\"work_units\":4,\"speed\":2"),
+            "unknown field `speed`",
+        ),
+        (
+            good.replace(
+                &format!("\"started_ms\":{}", run.started_ms),
+                "\"started_ms\":-5",
+            ),
+            "start time -5 is not between 0 (1970) and",
+        ),
+        (
+            good.replace(
+                &format!("\"started_ms\":{}", run.started_ms),
+                "\"started_ms\":9000000000000000000",
+            ),
+            "the year 3000",
+        ),
     ];
     for (input, expected) in cases {
         let err = SavedRun::parse(&input)
@@ -187,7 +281,10 @@ mod fuzz {
         }
     }
 
+    /// Runs the fuzz test again to print how many inputs it tried
+    /// (`scripts/bench.sh` runs it; the suite runs the test itself once).
     #[test]
+    #[ignore = "a report, run by scripts/bench.sh"]
     fn fuzz_report() {
         decoding_never_panics();
         println!(

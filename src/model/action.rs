@@ -70,6 +70,10 @@ pub enum Refusal {
     EmptyClarification,
     /// The clarification text is longer than [`MAX_CLARIFICATION_CHARS`].
     ClarificationTooLong,
+    /// Proposal: the pause reason is longer than [`MAX_CLARIFICATION_CHARS`].
+    ReasonTooLong,
+    /// Proposal: the resume input is longer than [`MAX_CLARIFICATION_CHARS`].
+    ResumeInputTooLong,
     /// Cancel on a terminal task other than CANCELED (`TaskNotCancelableError`).
     NotCancelable(TaskState),
     /// The worker declined the cancellation request (`TaskNotCancelableError`).
@@ -86,6 +90,9 @@ pub enum Refusal {
     BadResumeToken,
     /// Proposal: an event without a name.
     EmptyEventName,
+    /// The run holds [`MAX_TRACE_ENTRIES`](super::MAX_TRACE_ENTRIES) trace
+    /// entries, the most one run keeps.
+    RunFull,
 }
 
 /// A2A `TaskNotCancelableError`.
@@ -104,25 +111,70 @@ impl Refusal {
             Refusal::NotCancelable(_) | Refusal::WorkerRefusedCancellation => {
                 Some(TASK_NOT_CANCELABLE)
             }
-            Refusal::NotInputRequired(s) | Refusal::NotAuthRequired(s) if s.is_terminal() => {
-                Some(UNSUPPORTED_OPERATION)
-            }
+            // A message to a terminal task. Authorization is out of band:
+            // no request carries it, so no error answers it.
+            Refusal::NotInputRequired(s) if s.is_terminal() => Some(UNSUPPORTED_OPERATION),
             Refusal::NotPausable(_) | Refusal::NotPaused(_) => Some(PAUSE_NOT_ALLOWED),
             Refusal::BadResumeToken => Some(RESUME_TOKEN_INVALID),
             _ => None,
         }
     }
+}
 
-    /// The A2A error's name, if any.
-    pub const fn code_name(self) -> Option<&'static str> {
-        match self.code() {
-            Some(TASK_NOT_CANCELABLE) => Some("TaskNotCancelableError"),
-            Some(UNSUPPORTED_OPERATION) => Some("UnsupportedOperationError"),
-            Some(PAUSE_NOT_ALLOWED) => Some("proposal: PauseNotAllowedError"),
-            Some(RESUME_TOKEN_INVALID) => Some("proposal: ResumeTokenInvalidError"),
-            _ => None,
-        }
-    }
+/// An error the simulated agent answers with: its JSON-RPC code, its name,
+/// the error's `message` and its `google.rpc.ErrorInfo` `reason` and
+/// `domain`. The RFC proposes only the codes -32010 / -32011: their reasons
+/// are this simulator's, in its own domain, not A2A's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct A2aError {
+    pub code: i32,
+    pub name: &'static str,
+    pub message: &'static str,
+    pub reason: &'static str,
+    pub domain: &'static str,
+}
+
+/// The `ErrorInfo.domain` of A2A's own errors.
+pub const A2A_DOMAIN: &str = "a2a-protocol.org";
+/// The `ErrorInfo.domain` of what this simulator adds (the proposal's errors).
+pub const SIMULATOR_DOMAIN: &str = "a2a-control-room.example";
+
+/// The errors of the simulated agent, one table for the trace, the wire and
+/// its explanations. The last two are proposals, not A2A v1.0.
+pub const A2A_ERRORS: [A2aError; 4] = [
+    A2aError {
+        code: TASK_NOT_CANCELABLE,
+        name: "TaskNotCancelableError",
+        message: "Task cannot be canceled",
+        reason: "TASK_NOT_CANCELABLE",
+        domain: A2A_DOMAIN,
+    },
+    A2aError {
+        code: UNSUPPORTED_OPERATION,
+        name: "UnsupportedOperationError",
+        message: "This operation is not supported",
+        reason: "UNSUPPORTED_OPERATION",
+        domain: A2A_DOMAIN,
+    },
+    A2aError {
+        code: PAUSE_NOT_ALLOWED,
+        name: "PauseNotAllowedError (proposal)",
+        message: "Task is in a state that does not allow pause or resume",
+        reason: "PAUSE_NOT_ALLOWED",
+        domain: SIMULATOR_DOMAIN,
+    },
+    A2aError {
+        code: RESUME_TOKEN_INVALID,
+        name: "ResumeTokenInvalidError (proposal)",
+        message: "Resume token does not match the recorded suspension token",
+        reason: "RESUME_TOKEN_INVALID",
+        domain: SIMULATOR_DOMAIN,
+    },
+];
+
+/// The simulated agent's error with this code, if it has one.
+pub fn a2a_error(code: i64) -> Option<&'static A2aError> {
+    A2A_ERRORS.iter().find(|e| i64::from(e.code) == code)
 }
 
 impl fmt::Display for Refusal {
@@ -183,7 +235,20 @@ impl fmt::Display for Refusal {
             Refusal::BadResumeToken => f.write_str(
                 "The resume token is wrong or already used (proposed error -32011).",
             ),
+            Refusal::ReasonTooLong => write!(
+                f,
+                "The pause reason is longer than {MAX_CLARIFICATION_CHARS} characters."
+            ),
+            Refusal::ResumeInputTooLong => write!(
+                f,
+                "The resume input is longer than {MAX_CLARIFICATION_CHARS} characters."
+            ),
             Refusal::EmptyEventName => f.write_str("The event has no name."),
+            Refusal::RunFull => write!(
+                f,
+                "This run holds {} trace entries, the most one run keeps: go back to an earlier state to branch from it, or restart.",
+                super::experiment::MAX_TRACE_ENTRIES
+            ),
         }
     }
 }

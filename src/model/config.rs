@@ -104,6 +104,7 @@ impl std::error::Error for ConfigError {}
 /// What the simulated task will do. Build one with [`Config::default`] and
 /// [`Config::with`], or check a hand-built one with [`Config::validate`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Config {
     /// N: how many work units the task performs (1–12).
     pub work_units: u8,

@@ -10,6 +10,12 @@ use super::trace::{Actor, Event, Outcome, TraceEntry};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
+/// The most trace entries one run keeps (a paused task could step forever).
+/// At the newest state of a full run every action is refused with
+/// [`Refusal::RunFull`]; from an earlier state, acting discards the later
+/// ones first, so the run can branch. A Step may add a few entries past it.
+pub const MAX_TRACE_ENTRIES: usize = 20_000;
+
 /// What an accepted action did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Applied {
@@ -225,6 +231,9 @@ impl Experiment {
         if self.is_read_only() {
             return Err(Refusal::ReadOnly);
         }
+        if self.trace.len() >= MAX_TRACE_ENTRIES && self.later_count() == 0 {
+            return Err(Refusal::RunFull);
+        }
         let state = self.snapshot().state;
         match action {
             Action::Step => match state {
@@ -263,7 +272,7 @@ impl Experiment {
             // paused SUBMITTED ones).
             Action::PauseTask { reason, .. } => match state {
                 _ if reason.chars().count() > MAX_CLARIFICATION_CHARS => {
-                    Err(Refusal::ClarificationTooLong)
+                    Err(Refusal::ReasonTooLong)
                 }
                 TaskState::Working | TaskState::Paused => Ok(()),
                 s => Err(Refusal::NotPausable(s)),
@@ -273,7 +282,7 @@ impl Experiment {
                     .as_ref()
                     .is_some_and(|i| i.chars().count() > MAX_CLARIFICATION_CHARS)
                 {
-                    return Err(Refusal::ClarificationTooLong);
+                    return Err(Refusal::ResumeInputTooLong);
                 }
                 match self.resume_token() {
                     Some(current) if current == token => Ok(()),
@@ -364,11 +373,14 @@ impl Experiment {
         }
     }
 
-    /// Carries out `action` on the viewed state, tracing it whatever happens.
+    /// Carries out `action` on the viewed state, tracing it whatever happens
+    /// (while the trace has room: see [`MAX_TRACE_ENTRIES`]).
     pub fn apply(&mut self, action: Action) -> Result<Applied, Refusal> {
         match self.effect(&action) {
             Err(refusal) => {
-                self.trace_only(requested_event(&action), Outcome::Refused(refusal));
+                if self.trace.len() < MAX_TRACE_ENTRIES {
+                    self.trace_only(requested_event(&action), Outcome::Refused(refusal));
+                }
                 Err(refusal)
             }
             Ok(false) => {
@@ -399,14 +411,23 @@ impl Experiment {
             "Result of {n} of {n} work units ({} s of active work).",
             snap.active_s
         );
+        // A quoted sentence keeps its own full stop: “… EUR.” not “… EUR.”.
+        let quoted = |q: &str| {
+            let end = if q.ends_with(['.', '!', '?']) {
+                ""
+            } else {
+                "."
+            };
+            format!("“{q}”{end}")
+        };
         if let Some(c) = self.clarification(snap) {
-            text.push_str(&format!(" Clarification applied: “{c}”."));
+            text.push_str(&format!(" Clarification applied: {}", quoted(c)));
         }
         if snap.authorized {
             text.push_str(" Authorized by the client.");
         }
         if let Some(i) = self.resume_input(snap) {
-            text.push_str(&format!(" Resume input: “{i}”."));
+            text.push_str(&format!(" Resume input: {}", quoted(i)));
         }
         // A follow-up refines the result: same name, its own artifactId.
         Some(Artifact {
@@ -446,6 +467,15 @@ impl Experiment {
                 format!("Not yet: the task is paused ({done} / {n} units done) [proposal].")
             }
         })
+    }
+
+    /// Proposal: whether the viewed task is paused with no timeout, so that
+    /// Steps only run its waiting clock and just a resume (or its event)
+    /// wakes it. Playback stops there.
+    pub fn waits_for_resume(&self) -> bool {
+        self.snapshot()
+            .pause
+            .is_some_and(|p| p.deadline_s.is_none())
     }
 
     /// Whether the viewed state is a failure that ended a pause (the

@@ -9,6 +9,7 @@ use serde::{Deserialize, Serialize};
 
 /// A deterministic generator of RFC 4122 version-4 UUID strings.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdSource {
     seed: u64,
     drawn: u64,
@@ -34,7 +35,7 @@ impl IdSource {
     pub fn next_id(&mut self) -> String {
         let a = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2)));
         let b = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2) + 1));
-        self.drawn += 1;
+        self.drawn = self.drawn.wrapping_add(1);
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&a.to_be_bytes());
         bytes[8..].copy_from_slice(&b.to_be_bytes());

@@ -17,11 +17,12 @@ mod task;
 mod trace;
 
 pub use action::{
-    Action, Refusal, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
-    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
+    a2a_error, A2aError, Action, Refusal, A2A_DOMAIN, A2A_ERRORS, MAX_CLARIFICATION_CHARS,
+    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE,
+    UNSUPPORTED_OPERATION,
 };
 pub use config::{play_interval_ms, Config, ConfigError, Setting};
-pub use experiment::{Applied, Experiment, SeekError};
+pub use experiment::{Applied, Experiment, SeekError, MAX_TRACE_ENTRIES};
 pub use ids::IdSource;
 pub use lifecycle::{
     Mark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, MAX_GAP_UNITS, TRANSITIONS,
@@ -31,7 +32,7 @@ pub use pause::{
     MAX_EVENT_BYTES, WAIT_STEP_S,
 };
 pub use run::{
-    RunError, SavedRun, ScriptOp, MAX_REPLAY_STEPS, MAX_RUN_BYTES, RUN_FORMAT, RUN_VERSION,
+    RunError, SavedRun, ScriptOp, MAX_RUN_BYTES, MAX_STARTED_MS, RUN_FORMAT, RUN_VERSION,
 };
 pub use state::TaskState;
 pub use task::{Artifact, Record, Snapshot, Task};

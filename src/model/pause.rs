@@ -21,7 +21,8 @@
 //!   work is lost and redone after the resume. The lost seconds stay active time.
 //! - `wait_for_completion`: the pause is pending until every unit is done; the
 //!   task then parks in PAUSED with all its work finished instead of completing,
-//!   and completes (with its final artifact) right after it is resumed.
+//!   and completes (with its final artifact) on the first Step after the resume.
+//!   An agent self-park on the way keeps the client's pending pause.
 //! - The agent self-parks when about to start the configured unit, after any
 //!   input or authorization gate of that unit. Its conditions: an event name
 //!   (only that name wakes it) and a timeout on the waiting clock; with

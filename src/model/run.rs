@@ -18,8 +18,10 @@ pub const RUN_FORMAT: &str = "a2a-control-room/run";
 pub const RUN_VERSION: u32 = 1;
 /// The largest run text accepted (links, storage and files alike).
 pub const MAX_RUN_BYTES: usize = 1 << 20;
-/// The most Steps a replay runs (a paused task can step forever).
-pub const MAX_REPLAY_STEPS: u64 = 1_000_000;
+/// The latest wall-clock start a run may name: 3000-01-01T00:00:00Z, far
+/// enough from the year 9999 that its wire timestamps (the start plus the
+/// simulated time, at most a few weeks) stay valid ProtoJSON timestamps.
+pub const MAX_STARTED_MS: i64 = 32_503_680_000_000;
 
 /// One thing the user did.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -54,9 +56,15 @@ pub enum RunError {
     Empty,
     NotJson(String),
     NotARun,
+    /// A transcript from *Export transcript*: wire messages, not a run.
+    Transcript,
     WrongVersion(i64),
     BadConfig(ConfigError),
-    BadScript { step: usize, what: String },
+    BadStart(i64),
+    BadScript {
+        step: usize,
+        what: String,
+    },
 }
 
 impl fmt::Display for RunError {
@@ -69,17 +77,37 @@ impl fmt::Display for RunError {
             RunError::Empty => f.write_str("it is empty"),
             RunError::NotJson(e) => write!(f, "it is not a valid run ({e})"),
             RunError::NotARun => write!(f, "it is not an {RUN_FORMAT} file"),
+            RunError::Transcript => f.write_str(
+                "it is a wire transcript (Export transcript), not a run; Download run saves a file that opens again",
+            ),
             RunError::WrongVersion(v) => write!(
                 f,
                 "it is format version {v}; this page reads version {RUN_VERSION}"
             ),
             RunError::BadConfig(e) => write!(f, "its settings are invalid: {e}"),
+            RunError::BadStart(ms) => write!(
+                f,
+                "its start time {ms} is not between 0 (1970) and {MAX_STARTED_MS} (the year 3000) milliseconds"
+            ),
             RunError::BadScript { step, what } => write!(f, "step {step} of its script {what}"),
         }
     }
 }
 
 impl std::error::Error for RunError {}
+
+/// A message made to go after a colon: its first word in lower case
+/// (unless it is a name such as "A2A").
+fn mid_sentence(message: impl fmt::Display) -> String {
+    let s = message.to_string();
+    let mut chars = s.chars();
+    match (chars.next(), chars.next()) {
+        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
+            a.to_lowercase().chain(s[a.len_utf8()..].chars()).collect()
+        }
+        _ => s,
+    }
+}
 
 impl SavedRun {
     /// A run that starts a fresh experiment with these settings and ids.
@@ -94,16 +122,20 @@ impl SavedRun {
         }
     }
 
-    /// Appends one op, folding consecutive accepted Steps together.
+    /// Appends one op, folding consecutive accepted Steps together, and a
+    /// seek (or a task view) into the one just before it: only where it
+    /// ended matters.
     pub fn push(&mut self, op: ScriptOp) {
         let step = ScriptOp::Act {
             action: Action::Step,
             ok: true,
         };
-        match (self.script.last_mut(), &op) {
-            (Some(ScriptOp::Steps(n)), o) if *o == step => *n += 1,
-            (_, o) if *o == step => self.script.push(ScriptOp::Steps(1)),
-            _ => self.script.push(op),
+        match (self.script.last_mut(), op) {
+            (Some(ScriptOp::Steps(n)), o) if o == step => *n = n.saturating_add(1),
+            (_, o) if o == step => self.script.push(ScriptOp::Steps(1)),
+            (Some(last @ ScriptOp::Seek(_)), o @ ScriptOp::Seek(_))
+            | (Some(last @ ScriptOp::View(_)), o @ ScriptOp::View(_)) => *last = o,
+            (_, o) => self.script.push(o),
         }
     }
 
@@ -119,9 +151,23 @@ impl SavedRun {
         if text.trim().is_empty() {
             return Err(RunError::Empty);
         }
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| RunError::NotJson(e.to_string()))?;
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            // A transcript is JSON Lines of {"seq", "from", …, "payloadType", "message"}.
+            let first: Option<serde_json::Value> = text
+                .lines()
+                .next()
+                .and_then(|l| serde_json::from_str(l).ok());
+            if first.is_some_and(|l| l.get("payloadType").is_some()) {
+                RunError::Transcript
+            } else {
+                RunError::NotJson(e.to_string())
+            }
+        })?;
         if value.get("format").and_then(|f| f.as_str()) != Some(RUN_FORMAT) {
+            // A transcript of one line is one JSON object.
+            if value.get("payloadType").is_some() {
+                return Err(RunError::Transcript);
+            }
             return Err(RunError::NotARun);
         }
         match value.get("version").and_then(|v| v.as_i64()) {
@@ -129,31 +175,39 @@ impl SavedRun {
             Some(v) => return Err(RunError::WrongVersion(v)),
             None => return Err(RunError::NotJson("no version".into())),
         }
-        serde_json::from_value(value).map_err(|e| RunError::NotJson(e.to_string()))
+        let run: SavedRun =
+            serde_json::from_value(value).map_err(|e| RunError::NotJson(e.to_string()))?;
+        if !(0..=MAX_STARTED_MS).contains(&run.started_ms) {
+            return Err(RunError::BadStart(run.started_ms));
+        }
+        Ok(run)
     }
 
     /// Replays the script on a fresh experiment. Any op that does not do
     /// what the run says it did is an error naming the step.
     pub fn replay(&self) -> Result<Experiment, RunError> {
         let mut e = Experiment::new(self.config, self.ids.clone()).map_err(RunError::BadConfig)?;
-        let mut budget = MAX_REPLAY_STEPS;
         for (i, op) in self.script.iter().enumerate() {
             let step = i + 1;
-            // The reason ends the sentence the page builds around it: no full stop.
+            // The reason ends the sentence the page builds around it: no
+            // full stop, and no capital in the middle of it.
             let bad = |what: String| RunError::BadScript {
                 step,
                 what: what.trim_end_matches('.').to_string(),
             };
+            let missing = |e: super::SeekError| {
+                bad(format!(
+                    "goes to {}",
+                    mid_sentence(e).replacen("there is ", "", 1)
+                ))
+            };
             match op {
+                // A run is bounded by the experiment's own limit on its trace
+                // (MAX_TRACE_ENTRIES): past it, a Step is refused.
                 ScriptOp::Steps(n) => {
-                    budget = budget.checked_sub(u64::from(*n)).ok_or_else(|| {
-                        bad(format!(
-                            "asks for more than {MAX_REPLAY_STEPS} Steps in all"
-                        ))
-                    })?;
                     for _ in 0..*n {
                         e.apply(Action::Step)
-                            .map_err(|r| bad(format!("cannot step: {r}")))?;
+                            .map_err(|r| bad(format!("cannot step: {}", mid_sentence(r))))?;
                     }
                 }
                 ScriptOp::Act { action, ok } => {
@@ -163,11 +217,13 @@ impl SavedRun {
                         (Ok(_), false) => {
                             return Err(bad(format!("says {label} was refused, but it is allowed")))
                         }
-                        (Err(r), true) => return Err(bad(format!("asks for {label}: {r}"))),
+                        (Err(r), true) => {
+                            return Err(bad(format!("asks for {label}: {}", mid_sentence(r))))
+                        }
                     }
                 }
-                ScriptOp::Seek(p) => e.seek(*p as usize).map_err(|r| bad(r.to_string()))?,
-                ScriptOp::View(t) => e.view_task(*t as usize).map_err(|r| bad(r.to_string()))?,
+                ScriptOp::Seek(p) => e.seek(*p as usize).map_err(missing)?,
+                ScriptOp::View(t) => e.view_task(*t as usize).map_err(missing)?,
             }
         }
         Ok(e)

@@ -116,8 +116,14 @@ impl TaskState {
     }
 }
 
+/// The name for people: the ProtoJSON name, marked "(proposal)" for PAUSED.
+/// The wire uses [`TaskState::name`].
 impl fmt::Display for TaskState {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
+        f.write_str(self.name())?;
+        if self.is_proposal() {
+            f.write_str(" (proposal)")?;
+        }
+        Ok(())
     }
 }

@@ -84,6 +84,8 @@ impl Snapshot {
 
     /// This snapshot paused now by `by` (the resume token is issued by the
     /// experiment). `interrupt_immediate` loses the in-flight unit's work.
+    /// A client pause consumes the pending one; the agent parking itself
+    /// keeps it (an accepted `wait_for_completion` still follows later).
     pub fn paused(&self, config: &Config, by: Initiator, mode: PauseMode, reason: u32) -> Snapshot {
         let mut next = *self;
         if mode == PauseMode::InterruptImmediate {
@@ -91,7 +93,9 @@ impl Snapshot {
         }
         let agent = by == Initiator::Agent;
         next.state = TaskState::Paused;
-        next.pending = None;
+        if !agent {
+            next.pending = None;
+        }
         next.pause = Some(Pause {
             by,
             mode,
@@ -117,7 +121,16 @@ impl Snapshot {
     /// The agent's next move from SUBMITTED or WORKING (one zero-time
     /// transition or one active second) or from PAUSED (one minute of the
     /// waiting clock, which may time out). `None` in any other state.
+    /// A move into a terminal state drops any pending pause.
     pub fn advance(&self, config: &Config) -> Option<(Snapshot, Event)> {
+        let (mut next, event) = self.next_move(config)?;
+        if next.state.is_terminal() {
+            next.pending = None;
+        }
+        Some((next, event))
+    }
+
+    fn next_move(&self, config: &Config) -> Option<(Snapshot, Event)> {
         let mut next = *self;
         match self.state {
             TaskState::Submitted if config.reject_before_execution => {
@@ -191,7 +204,6 @@ impl Snapshot {
                     next.completed_units += 1;
                     if next.completed_units == config.work_units && !waits_to_pause {
                         next.state = TaskState::Completed;
-                        next.pending = None;
                     }
                 }
                 Some((

@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{Action, PauseMode, MAX_CLARIFICATION_CHARS};
+use crate::model::{Action, PauseMode, Refusal, TaskState};
 use leptos::prelude::*;
 
 /// A button for `action`, with its reason line below it.
@@ -11,7 +11,8 @@ pub fn ActionButton(
     /// Builds the action to check and to apply (it may read signals).
     action: Callback<(), Action>,
     /// Shown under the button while it is enabled.
-    hint: &'static str,
+    #[prop(into)]
+    hint: Signal<&'static str>,
     id: &'static str,
     /// Runs instead of applying `action`, when the click needs more than it.
     #[prop(optional)]
@@ -38,7 +39,7 @@ pub fn ActionButton(
             </button>
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err()>
                 {move || match verdict.get() {
-                    Ok(()) => hint.to_string(),
+                    Ok(()) => hint.get().to_string(),
                     Err(why) => why,
                 }}
             </p>
@@ -61,7 +62,6 @@ fn TextField(
                 type="text"
                 id=id
                 placeholder=placeholder
-                maxlength=MAX_CLARIFICATION_CHARS.to_string()
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
@@ -89,7 +89,13 @@ pub fn ActPanel() -> impl IntoView {
             <ActionButton
                 id="act-cancel"
                 action=Callback::new(|()| Action::RequestCancellation)
-                hint="Asks the worker to stop; it may refuse (see Worker accepts cancellation)."
+                hint=Signal::derive(move || {
+                    if store.exp.with(|e| e.snapshot().state == TaskState::Canceled) {
+                        "The task is already canceled: cancel is idempotent, the agent returns the task unchanged."
+                    } else {
+                        "Asks the worker to stop; it may refuse (see Worker accepts cancellation)."
+                    }
+                })
             />
             <ActionButton
                 id="act-follow-up"
@@ -107,7 +113,15 @@ pub fn ActPanel() -> impl IntoView {
 #[component]
 fn PauseControls() -> impl IntoView {
     let store = expect_context::<Store>();
-    let paused = move || store.exp.with(|e| e.resume_token().is_some());
+    let wrong_token = Memo::new(move |_| {
+        let action = store.resume_action(false);
+        store.exp.with(|e| e.legality(&action))
+    });
+    let wrong_token = move || match wrong_token.get() {
+        Err(Refusal::BadResumeToken) => Ok(()),
+        Err(why) => Err(format!("Not now: {why}")),
+        Ok(()) => Err("Not now: the task accepts this token.".into()),
+    };
     let pending = move || {
         store.exp.with(|e| {
             e.snapshot().pending.map(|p| {
@@ -149,7 +163,7 @@ fn PauseControls() -> impl IntoView {
                 {move || match store.pause_mode.get() {
                     PauseMode::FinishStep => "finish_step: the in-flight unit completes first (a pause at a unit boundary is immediate); if it is the last unit, the task completes instead.",
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
-                    PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, right after the resume.",
+                    PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
                 " A pause is refused in TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
             </p>
@@ -176,25 +190,25 @@ fn PauseControls() -> impl IntoView {
             </label>
             <ActionButton
                 id="act-resume"
-                action=Callback::new(move |()| Action::ResumeTask {
-                    token: store.exp.with(|e| e.resume_token().unwrap_or_default().to_string()),
-                    input: None,
-                    continue_transcript: true,
-                })
+                action=Callback::new(move |()| store.resume_action(true))
                 hint="ResumeTask (proposal) with the pause's resume token; it can be used once."
-                on_click=Callback::new(move |()| store.resume(true))
             />
+            // A request sent to be refused: it can be sent while the model's
+            // answer to it is the wrong-token error.
             <div class="action">
                 <button
                     id="act-resume-wrong"
                     aria-describedby="act-resume-wrong-reason"
-                    disabled=move || !paused()
+                    disabled=move || wrong_token().is_err()
                     on:click=move |_| store.resume(false)
                 >
                     "Resume with wrong token"
                 </button>
-                <p id="act-resume-wrong-reason" class="reason">
-                    "Sends ResumeTask with a token that does not match: refused with the proposed -32011."
+                <p id="act-resume-wrong-reason" class="reason" class:blocked=move || wrong_token().is_err()>
+                    {move || match wrong_token() {
+                        Ok(()) => "Sends ResumeTask with a token that does not match: refused with the proposed -32011.".to_string(),
+                        Err(why) => why,
+                    }}
                 </p>
             </div>
             <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire/>

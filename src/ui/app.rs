@@ -32,6 +32,7 @@ pub fn ControlRoom(
     }
     playback_clock(store);
     keyboard_shortcuts(store);
+    keep_focus_in_panel();
 
     view! {
         <header class="masthead">
@@ -52,7 +53,14 @@ pub fn ControlRoom(
                         </p>
                     })}
                 </div>
-                <p class="notice" data-testid="notice">{move || store.notice.get()}</p>
+                <p
+                    class="notice"
+                    class:shown=move || store.notice.with(Option::is_some)
+                    role="status"
+                    data-testid="notice"
+                >
+                    {move || store.notice.get()}
+                </p>
             </div>
             <div class="transport">
                 <playback::PlaybackPanel/>
@@ -80,8 +88,8 @@ pub fn ControlRoom(
         <footer class="footnote">
             <p>
                 "Offline task-state teaching model, not an A2A server. Work units and active-time "
-                "durations are illustrative. Waiting is excluded from active time; the view is "
-                "deliberately paused during interruptions. Input and authorization interruptions "
+                "durations are illustrative. Waiting is excluded from active time; the view "
+                "holds still during interruptions. Input and authorization interruptions "
                 "resume the same task; completed, failed, canceled and rejected tasks are terminal, "
                 "and follow-ups use a new task id. Cancellation acceptance is a model switch, not a "
                 "universal server guarantee. No credentials, external services or real artifacts are "
@@ -117,6 +125,41 @@ fn playback_clock(store: Store) {
     );
 }
 
+/// A button that a click disables (Step at a gate, Supply clarification,
+/// New follow-up task, …) would drop keyboard focus to the page: focus goes
+/// to its panel instead, so Tab carries on from where the user was.
+fn keep_focus_in_panel() {
+    let handle = window_event_listener(ev::click, move |ev: web_sys::MouseEvent| {
+        let Some(button) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            .filter(|t| t.tag_name() == "BUTTON")
+        else {
+            return;
+        };
+        // After the DOM has caught up with the action.
+        request_animation_frame(move || {
+            let active = document().active_element();
+            let lost = active
+                .as_ref()
+                .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
+            if !(lost && button.has_attribute("disabled")) {
+                return;
+            }
+            let panel = button
+                .closest("section.panel")
+                .ok()
+                .flatten()
+                .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok());
+            if let Some(panel) = panel {
+                let _ = panel.set_attribute("tabindex", "-1");
+                let _ = panel.focus();
+            }
+        });
+    });
+    on_cleanup(move || handle.remove());
+}
+
 /// Space toggles Play/Pause, → steps, `[` and `]` move through recorded
 /// states. None fires while focus is in a text field or on a control that
 /// uses those keys itself (sliders, selects; Space on buttons and links).
@@ -139,7 +182,9 @@ fn keyboard_shortcuts(store: Store) {
             return;
         }
         // Space scrolls a focused scrolling region (the trace, a JSON block).
-        let scroller = target.as_ref().is_some_and(|t| t.has_attribute("tabindex"));
+        let scroller = target
+            .as_ref()
+            .is_some_and(|t| t.get_attribute("tabindex").as_deref() == Some("0"));
         match ev.key().as_str() {
             " " if !scroller && !matches!(tag.as_str(), "button" | "a" | "summary") => {
                 ev.prevent_default();

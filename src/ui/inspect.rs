@@ -71,7 +71,7 @@ pub fn InspectPanel() -> impl IntoView {
         let unit_failed =
             snap.state == TaskState::Failed && !store.exp.with(|e| e.failed_from_pause());
         let (n, s) = (n(), u32::from(s()));
-        let into = snap.active_s - u32::from(snap.completed_units) * s;
+        let into = store.exp.with(|e| snap.seconds_into_unit(e.config()));
         (1..=n)
             .map(|u| {
                 let class = if u <= snap.completed_units {

@@ -105,7 +105,7 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
         "<svg viewBox=\"0 0 {DIAGRAM_W} {DIAGRAM_H}\" role=\"img\" aria-labelledby=\"diagram-title\" data-testid=\"diagram-svg\">\
          <title id=\"diagram-title\">State diagram: the task is {}</title>\
          <defs>",
-        current.name()
+        current
     );
     for (id, class) in [
         ("arrow", "a-plain"),
@@ -315,12 +315,9 @@ fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> 
     if possible.is_empty() {
         let state = exp.snapshot().state;
         return if state.is_terminal() {
-            format!("Nothing can leave {}: it is terminal.", state.name())
+            format!("Nothing can leave {state}: it is terminal.")
         } else {
-            format!(
-                "No single action leaves {} now; Steps carry on the work.",
-                state.name()
-            )
+            format!("No single action leaves {state} now; Steps carry on the work.")
         };
     }
     let mut s = String::from("Possible with one action now: ");
@@ -328,8 +325,15 @@ fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> 
         if i > 0 {
             s.push_str("; ");
         }
-        let label = Transition::between(*from, *to).map_or("", |e| e.label);
-        let _ = write!(s, "{} → {} ({label})", short_name(*from), short_name(*to));
+        let (label, proposal) =
+            Transition::between(*from, *to).map_or(("", false), |e| (e.label, e.proposal));
+        let proposal = if proposal { "; proposal" } else { "" };
+        let _ = write!(
+            s,
+            "{} → {} ({label}{proposal})",
+            short_name(*from),
+            short_name(*to)
+        );
     }
     s.push('.');
     s

@@ -13,6 +13,15 @@ use wasm_bindgen::JsCast;
 
 /// Where the checkpoint lives in `localStorage`.
 pub const STORAGE_KEY: &str = "a2a-control-room/run";
+/// Where the run a link, an import or a settings change replaced is kept
+/// until the new run is acted on (Undo survives a reload).
+pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
+/// Where a checkpoint that cannot be read is moved.
+pub const UNREADABLE_KEY: &str = "a2a-control-room/run.unreadable";
+
+/// Whether a save is due (shared by autosave and *Forget saved run*).
+#[derive(Clone, Copy)]
+struct SaveDue(StoredValue<bool>);
 /// The URL fragment prefix of a share link.
 pub const LINK_PREFIX: &str = "#run=";
 
@@ -25,30 +34,66 @@ fn storage() -> Option<web_sys::Storage> {
 /// overwrites.
 pub fn restore(store: Store) {
     match take_link(store) {
-        None => {
-            restore_saved(store);
-        }
+        None => match restore_saved(store) {
+            Saved::Restored => {
+                // A run replaced before the reload is still within reach of Undo.
+                let previous = storage()
+                    .and_then(|s| s.get_item(PREVIOUS_KEY).ok().flatten())
+                    .and_then(|text| SavedRun::parse(&text).ok());
+                keep_for_undo(store, previous);
+            }
+            Saved::None => {}
+            Saved::Unreadable(why) => store.alert.set(Some(format!(
+                "The run saved in this browser could not be opened: {why}. A fresh run was started; {KEPT}."
+            ))),
+        },
         Some(Ok(())) => {
             // The run this browser had saved stays within reach of Undo.
-            let saved = saved_text().and_then(|text| SavedRun::parse(&text).ok());
-            if let Some(saved) = saved {
-                if !saved.script.is_empty() && store.run.with_value(|run| *run != saved) {
-                    store.replaced.set(Some(saved));
-                }
-            }
+            keep_for_undo(
+                store,
+                saved_text().and_then(|text| SavedRun::parse(&text).ok()),
+            );
             store.notice.set(Some("Opened the shared run.".into()));
         }
         Some(Err(why)) => {
-            let instead = if restore_saved(store) {
-                "The run saved in this browser was opened instead"
-            } else {
-                "A fresh run was started"
+            let instead = match restore_saved(store) {
+                Saved::Restored => "The run saved in this browser was opened instead.".into(),
+                Saved::None => "A fresh run was started.".into(),
+                Saved::Unreadable(e) => format!(
+                    "The run saved in this browser could not be opened either ({e}): a fresh run was started; {KEPT}."
+                ),
             };
             store.alert.set(Some(format!(
-                "The shared link could not be opened: {why}. {instead}."
+                "The shared link could not be opened: {why}. {instead}"
             )));
         }
     }
+    keep_replaced(store);
+}
+
+const KEPT: &str =
+    "its text is kept in this browser's storage under “a2a-control-room/run.unreadable”";
+
+/// Offers `run` to Undo if it holds anything and differs from the run on the page.
+fn keep_for_undo(store: Store, run: Option<SavedRun>) {
+    if let Some(run) = run {
+        if !run.script.is_empty() && store.run.with_value(|now| *now != run) {
+            store.replaced.set(Some(run));
+        }
+    }
+}
+
+/// Keeps the run Undo would bring back in storage while there is one.
+fn keep_replaced(store: Store) {
+    Effect::new(move |_| {
+        let Some(s) = storage() else {
+            return;
+        };
+        let _ = match store.replaced.with(|r| r.as_ref().map(SavedRun::to_json)) {
+            Some(text) => s.set_item(PREVIOUS_KEY, &text),
+            None => s.remove_item(PREVIOUS_KEY),
+        };
+    });
 }
 
 /// A share link pasted into the address bar of the open page is opened too
@@ -84,22 +129,34 @@ fn take_link(store: Store) -> Option<Result<(), String>> {
     })
 }
 
-/// Opens the checkpoint saved in this browser, if there is one; says whether
-/// it did. One that cannot be read is kept apart, never overwritten.
-fn restore_saved(store: Store) -> bool {
+/// What became of the checkpoint saved in this browser.
+enum Saved {
+    Restored,
+    None,
+    /// It could not be read (why): its text was moved to [`UNREADABLE_KEY`].
+    Unreadable(String),
+}
+
+/// Opens the checkpoint saved in this browser, if there is one. One that
+/// cannot be read is moved apart, and the next save does not overwrite it.
+fn restore_saved(store: Store) -> Saved {
     let Some(text) = saved_text() else {
-        return false;
+        return Saved::None;
     };
-    if store.load(&text, "run saved in this browser") {
-        store
-            .notice
-            .set(Some("Restored the run saved in this browser.".into()));
-        true
-    } else {
-        if let Some(s) = storage() {
-            let _ = s.set_item(&format!("{STORAGE_KEY}.unreadable"), &text);
+    match store.open(&text) {
+        Ok(()) => {
+            store
+                .notice
+                .set(Some("Restored the run saved in this browser.".into()));
+            Saved::Restored
         }
-        false
+        Err(why) => {
+            if let Some(s) = storage() {
+                let _ = s.set_item(UNREADABLE_KEY, &text);
+                let _ = s.remove_item(STORAGE_KEY);
+            }
+            Saved::Unreadable(why.to_string())
+        }
     }
 }
 
@@ -113,6 +170,7 @@ fn saved_text() -> Option<String> {
 /// closed with a save still due.
 pub fn autosave(store: Store) {
     let due = StoredValue::new(false);
+    provide_context(SaveDue(due));
     // Writes the save that is due, if one is.
     let flush = move || {
         if due.get_value() {
@@ -134,12 +192,24 @@ pub fn autosave(store: Store) {
 
 fn save(store: Store) {
     let text = store.run.with_value(SavedRun::to_json);
+    if text.len() > crate::model::MAX_RUN_BYTES {
+        store.notice.set(Some(too_long(text.len())));
+        return;
+    }
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, &text));
     if !matches!(saved, Some(Ok(()))) {
         store.notice.set(Some(
             "This browser did not let the page save the run (storage is full or off).".into(),
         ));
     }
+}
+
+/// Why a run is not saved, linked or downloaded: it could not be opened again.
+fn too_long(bytes: usize) -> String {
+    format!(
+        "This run is now {bytes} bytes long, more than the {} a run may have: it is no longer saved, and a link or file of it would not open. Go back to an earlier state and branch, or restart.",
+        crate::model::MAX_RUN_BYTES
+    )
 }
 
 /// Offers `text` as the file `name`; alerts when the browser refuses.
@@ -183,11 +253,21 @@ pub fn SharePanel() -> impl IntoView {
     let shown_link = RwSignal::new(String::new());
     let copied = RwSignal::new(0);
     let copy_link = move |_| {
+        let len = store.run.with_value(|r| r.to_json().len());
+        if len > crate::model::MAX_RUN_BYTES {
+            store.alert.set(Some(too_long(len)));
+            return;
+        }
         let l = link(store);
         shown_link.set(l.clone());
         super::inspect::copy_text(store, l, "Link", copied);
     };
+    let save_due = use_context::<SaveDue>();
     let forget = move |_| {
+        // A save still due would write the run straight back.
+        if let Some(SaveDue(due)) = save_due {
+            due.set_value(false);
+        }
         if let Some(s) = storage() {
             let _ = s.remove_item(STORAGE_KEY);
         }
@@ -197,6 +277,10 @@ pub fn SharePanel() -> impl IntoView {
     };
     let export = move |_| {
         let json = store.run.with_value(SavedRun::to_json);
+        if json.len() > crate::model::MAX_RUN_BYTES {
+            store.alert.set(Some(too_long(json.len())));
+            return;
+        }
         download(store, "a2a-run.json", "application/json", &json);
     };
     let import = move |ev: web_sys::Event| {

@@ -36,7 +36,7 @@ pub fn PlaybackPanel() -> impl IntoView {
             </div>
             <p id="step-reason" class="reason" class:blocked=move || step_verdict.get().is_err()>
                 {move || match step_verdict.get() {
-                    Ok(()) => "Step advances one active second; Play runs the whole active path in about a minute at 1×.".to_string(),
+                    Ok(()) => "Step runs to the next recorded state (at most one active second); Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}
             </p>

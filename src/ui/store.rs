@@ -11,6 +11,9 @@ use crate::wire::PauseEncoding;
 use leptos::prelude::*;
 
 /// The playback speeds offered: label and multiple of 1×.
+/// Proposal: the token *Resume with wrong token* sends (no pause issues it).
+pub const WRONG_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
+
 pub const SPEEDS: [(&str, f64); 5] = [
     ("0.5×", 0.5),
     ("1×", 1.0),
@@ -172,8 +175,7 @@ impl Store {
                 .exp
                 .with_untracked(|e| match e.legality(&Action::Step) {
                     Err(why) => Some(why.to_string()),
-                    // Paused with no timeout: waiting changes nothing.
-                    Ok(()) if e.snapshot().pause.is_some_and(|p| p.deadline_s.is_none()) => Some(
+                    Ok(()) if e.waits_for_resume() => Some(
                         "the task is paused and only a resume (or its event) wakes it [proposal]."
                             .into(),
                     ),
@@ -188,20 +190,27 @@ impl Store {
         ok
     }
 
-    /// Proposal: ResumeTask with the viewed pause's token, or a wrong one on purpose.
-    pub fn resume(&self, right_token: bool) {
+    /// Proposal: the ResumeTask the page sends, with the viewed pause's token
+    /// or a wrong one on purpose, the resume input and `continueTranscript`
+    /// (tracked: buttons check exactly what they send).
+    pub fn resume_action(&self, right_token: bool) -> Action {
         let token = if right_token {
             self.exp
-                .with_untracked(|e| e.resume_token().unwrap_or_default().to_string())
+                .with(|e| e.resume_token().unwrap_or_default().to_string())
         } else {
-            "00000000-0000-4000-8000-000000000000".to_string()
+            WRONG_TOKEN.to_string()
         };
-        let input = self.resume_input.get_untracked();
-        self.act(Action::ResumeTask {
+        let input = self.resume_input.get();
+        Action::ResumeTask {
             token,
             input: (!input.trim().is_empty()).then_some(input),
-            continue_transcript: self.continue_transcript.get_untracked(),
-        });
+            continue_transcript: self.continue_transcript.get(),
+        }
+    }
+
+    /// Proposal: sends [`Store::resume_action`].
+    pub fn resume(&self, right_token: bool) {
+        self.act(untrack(|| self.resume_action(right_token)));
     }
 
     /// Play/Pause toggle. Play takes its first Step at once, then one per tick.
@@ -399,6 +408,7 @@ impl Store {
         match self.open(text) {
             Ok(()) => true,
             Err(e) => {
+                self.notice.set(None);
                 self.alert.set(Some(format!(
                     "The {source} could not be opened: {e}. The run on the page is unchanged."
                 )));

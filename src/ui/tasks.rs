@@ -46,7 +46,7 @@ pub fn TasksPanel() -> impl IntoView {
                             >
                                 <span class="task-n">{format!("Task {}", i + 1)}</span>
                                 <code>{id.clone()}</code>
-                                <span class=format!("badge {}", state.family())>{state.name()}</span>
+                                <span class=format!("badge {}", state.family())>{state.to_string()}</span>
                                 <span class="muted">
                                     {reference}
                                     {if latest { " · current" } else { " · read-only" }}

@@ -55,7 +55,7 @@ pub fn TimelinePanel() -> impl IntoView {
                         "State {} / {} — {} at {} s",
                         e.position() + 1,
                         e.viewed_task().records().len(),
-                        snap.state.name(),
+                        snap.state,
                         snap.active_s
                     )
                 })}
@@ -65,7 +65,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     {move || {
                         let n = later();
                         format!(
-                            "You are viewing an earlier state. Step, Play or an action taken now discards the {n} later recorded state{} of this task.",
+                            "You are viewing an earlier state. A Step, Play or an action accepted now discards the {n} later recorded state{} of this task; a refused one discards nothing.",
                             plural(n)
                         )
                     }}

@@ -18,6 +18,8 @@ pub enum WireView {
     GetTask,
     /// `SubscribeToTask` for the viewed task, sent on demand.
     Subscribe,
+    /// `ListTasks` for the context, sent on demand.
+    ListTasks,
 }
 
 #[component]
@@ -42,6 +44,7 @@ pub fn WirePanel() -> impl IntoView {
         store.exp.with(|e| match kind {
             WireView::GetTask => wire::get_task(e, start, enc),
             WireView::Subscribe => wire::subscribe(e, start, enc),
+            WireView::ListTasks => wire::list_tasks(e, start, enc),
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     });
@@ -49,6 +52,7 @@ pub fn WirePanel() -> impl IntoView {
         move || match view_kind.get() {
             WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
             WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
+            WireView::ListTasks => "On demand: ListTasks for this context".to_string(),
             _ => store.exp.with(|e| {
                 match entry().and_then(|s| e.trace().iter().find(|t| t.seq == s)) {
                     Some(t) => format!(
@@ -69,7 +73,7 @@ pub fn WirePanel() -> impl IntoView {
     let note = move || {
         store.exp.with(|e| {
             let t = match view_kind.get() {
-                WireView::GetTask | WireView::Subscribe => return None,
+                WireView::GetTask | WireView::Subscribe | WireView::ListTasks => return None,
                 _ => entry().and_then(|s| e.trace().iter().find(|t| t.seq == s).copied())?,
             };
             disagreement(&t)
@@ -137,9 +141,11 @@ pub fn WirePanel() -> impl IntoView {
         <section class="panel wire" aria-labelledby="wire-h">
             <h2 id="wire-h">"Wire: A2A v1.0 JSON-RPC messages"</h2>
             <div class="buttons">
-                <button on:click=move |_| view_kind.set(WireView::GetTask)>"Get task"</button>
-                <button on:click=move |_| view_kind.set(WireView::Subscribe)>"Subscribe to task"</button>
+                <button id="wire-get-task" on:click=move |_| view_kind.set(WireView::GetTask)>"Get task"</button>
+                <button id="wire-subscribe" on:click=move |_| view_kind.set(WireView::Subscribe)>"Subscribe to task"</button>
+                <button id="wire-list-tasks" on:click=move |_| view_kind.set(WireView::ListTasks)>"List tasks"</button>
                 <button
+                    id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
                     disabled=move || !terminal()
                     on:click=move |_| {
@@ -150,6 +156,7 @@ pub fn WirePanel() -> impl IntoView {
                     "Message to terminal task"
                 </button>
                 <button
+                    id="wire-cancel-terminal"
                     aria-describedby="terminal-requests-reason"
                     disabled=move || !terminal()
                     on:click=move |_| {

@@ -31,7 +31,8 @@
 //! - Refusals the wire never sees (Step, Authorize, empty text, read-only
 //!   task, follow-up too early) produce no messages.
 //! - JSON-RPC ids are trace sequence numbers (a stream's frames carry the id of
-//!   the request that opened it); on-demand requests use the next free one.
+//!   the request that opened it); on-demand requests carry string ids of
+//!   their own (`get-task-N`, `subscribe-N`).
 //!   Message ids are `msg-<seq>-user` / `msg-<seq>-agent`.
 //! - Timestamps: `start_ms` plus the task's active seconds, each task offset
 //!   by the earlier tasks' active time, and at least 1 ms after the previous
@@ -75,9 +76,9 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    Artifact, Event, Experiment, Initiator, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry,
-    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
-    WAIT_STEP_S,
+    a2a_error, A2aError, Artifact, Event, Experiment, Initiator, Outcome, ResumeCause, Snapshot,
+    TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN,
+    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -216,6 +217,49 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     ]
 }
 
+/// `ListTasks` for the context: every task of it, newest status first, the
+/// viewed task at the viewed state and the others at their latest. It asks
+/// for no history (`historyLength` 0) and, by default, gets no artifacts.
+/// The pause proposal is in `enc`; the JSON-RPC id is `list-tasks-N`.
+pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
+    let (w, n, viewed, rec) = on_demand(exp, start_ms, enc);
+    let id = format!("list-tasks-{n}");
+    let mut tasks: Vec<Value> = exp
+        .tasks()
+        .iter()
+        .enumerate()
+        .map(|(ti, t)| {
+            let at = if ti == viewed {
+                rec
+            } else {
+                t.records().last().map_or(rec, |r| r.id)
+            };
+            w.task_at(ti, at)
+        })
+        .collect();
+    // RFC 3339 timestamps of one length sort as text.
+    tasks.sort_by(|a, b| {
+        let at = |t: &Value| t["status"]["timestamp"].as_str().unwrap_or("").to_string();
+        at(b).cmp(&at(a))
+    });
+    let ty = if tasks.iter().any(|t| t["status"].get("pause").is_some()) {
+        "proposal:ListTasksResponse"
+    } else {
+        "ListTasksResponse"
+    };
+    let total = tasks.len();
+    // One page: `nextPageToken` is "" (ProtoJSON leaves the empty string out).
+    let result = obj!("tasks" => tasks, "pageSize" => 50, "totalSize" => total);
+    vec![
+        request(
+            id.as_str(),
+            "ListTasks",
+            obj!("contextId" => exp.context_id(), "historyLength" => 0),
+        ),
+        reply(id, Transport::JsonRpc, ty, result),
+    ]
+}
+
 /// `SubscribeToTask` for the viewed task: the first frame (the `task`), or
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
 /// The pause proposal is in `enc`; the JSON-RPC id is `subscribe-N`.
@@ -236,42 +280,6 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
         f
     };
     vec![request(id, "SubscribeToTask", obj!("id" => tid)), answer]
-}
-
-/// `SendMessage` to the viewed task when it is terminal: -32004 (spec §3.1.1).
-/// Empty when the viewed state is not terminal.
-pub fn message_to_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let (_, id, ti, _) = on_demand(exp, start_ms, PauseEncoding::ProposedCore);
-    if !exp.snapshot().state.is_terminal() {
-        return Vec::new();
-    }
-    let tid = task_id(exp, ti);
-    let message = obj!(
-        "messageId" => format!("msg-{id}-user"), "role" => "ROLE_USER",
-        "parts" => text_parts("One more thing about this task."),
-        "taskId" => tid, "contextId" => exp.context_id(),
-    );
-    vec![
-        request(id, "SendMessage", obj!("message" => message)),
-        error(id, Transport::JsonRpc, UNSUPPORTED_OPERATION, tid),
-    ]
-}
-
-/// `CancelTask` on the viewed task when it is terminal: -32002, or the task
-/// itself when it is CANCELED (cancel is idempotent). Empty when not terminal.
-pub fn cancel_terminal(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
-    let (w, id, ti, rec) = on_demand(exp, start_ms, PauseEncoding::ProposedCore);
-    let state = exp.snapshot().state;
-    if !state.is_terminal() {
-        return Vec::new();
-    }
-    let tid = task_id(exp, ti);
-    let answer = if state == TaskState::Canceled {
-        reply(id, Transport::JsonRpc, "Task", w.task_at(ti, rec))
-    } else {
-        error(id, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid)
-    };
-    vec![request(id, "CancelTask", obj!("id" => tid)), answer]
 }
 
 /// The simulated agent's v1.0 `AgentCard`.
@@ -362,13 +370,10 @@ pub fn explain(m: &WireMessage) -> String {
         };
         method.to_string() + &quote(q)
     } else if let Some(err) = v.get("error") {
-        let name = match err["code"].as_i64() {
-            Some(-32002) => "TaskNotCancelableError",
-            Some(-32004) => "UnsupportedOperationError",
-            Some(-32010) => "PauseNotAllowedError (proposal)",
-            Some(-32011) => "ResumeTokenInvalidError (proposal)",
-            _ => "error",
-        };
+        let name = err["code"]
+            .as_i64()
+            .and_then(a2a_error)
+            .map_or("error", |e| e.name);
         format!("error {} {name}{}", err["code"], quote(&err["message"]))
     } else {
         let r = &v["result"];
@@ -400,6 +405,12 @@ pub fn explain(m: &WireMessage) -> String {
             )
         } else if let Some(t) = r.get("task") {
             format!("task {}", state(t))
+        } else if let Some(tasks) = r["tasks"].as_array() {
+            let states: Vec<&str> = tasks
+                .iter()
+                .map(|t| t["status"]["state"].as_str().unwrap_or("?"))
+                .collect();
+            format!("ListTasks result: {} — {}", tasks.len(), states.join(", "))
         } else if let Some(s) = r["state"].as_str() {
             // PauseTaskResponse or AwaitTaskResumptionResponse (proposal).
             let call = m.payload_type.trim_start_matches("proposal:");
@@ -412,7 +423,12 @@ pub fn explain(m: &WireMessage) -> String {
         Party::Client => "client → agent",
         Party::Agent => "agent → client",
     };
-    format!("{dir} ({}): {what}", m.transport.label())
+    let proposal = if m.payload_type.starts_with("proposal:") {
+        ", proposal"
+    } else {
+        ""
+    };
+    format!("{dir} ({}{proposal}): {what}", m.transport.label())
 }
 
 // ---- internals -------------------------------------------------------------
@@ -472,12 +488,13 @@ impl<'a> Walk<'a> {
 
     /// Walks one entry; returns its messages when `build` is set.
     fn entry(&mut self, e: &TraceEntry, build: bool) -> Vec<WireMessage> {
-        let own = self.start_ms
-            + 1000 * (self.base_s[e.task as usize] + i64::from(e.active_s + e.waiting_s));
+        let own = self.start_ms.saturating_add(
+            1000 * (self.base_s[e.task as usize] + i64::from(e.active_s + e.waiting_s)),
+        );
         let t = self
             .times
             .last()
-            .map_or(own, |&(_, last)| own.max(last + 1));
+            .map_or(own, |&(_, last)| own.max(last.saturating_add(1)));
         self.times.push((e.seq, t));
         let open = self.stream;
         let done = e.outcome == Outcome::Done;
@@ -884,15 +901,23 @@ impl<'a> Walk<'a> {
                 "metadata" => ext(obj!("method" => method, "params" => params)),
                 "extensions" => vec![PAUSE_EXTENSION],
             );
-            request(seq, "SendMessage", obj!("message" => message))
+            // Non-blocking: a task paused through metadata stays WORKING, so a
+            // blocking SendMessage would not be answered until the task ends.
+            request(
+                seq,
+                "SendMessage",
+                obj!(
+                    "message" => message,
+                    "configuration" => obj!("returnImmediately" => true),
+                ),
+            )
         }];
         if let Some(code) = code {
             let mut m = error(seq, Transport::JsonRpc, code, tid);
             if !self.core() {
-                let (_, reason) = error_text(code);
                 let detail = obj!(
-                    "@type" => ERROR_INFO, "reason" => reason,
-                    "domain" => "a2a-control-room.example",
+                    "@type" => ERROR_INFO, "reason" => error_text(code).reason,
+                    "domain" => SIMULATOR_DOMAIN,
                     "metadata" => obj!(
                         "taskId" => tid, "extension" => PAUSE_EXTENSION,
                         "proposedCode" => code.to_string(),
@@ -1026,6 +1051,7 @@ fn request(id: impl Into<Value>, method: &'static str, params: Value) -> WireMes
         "GetTask" => "GetTaskRequest",
         "CancelTask" => "CancelTaskRequest",
         "SubscribeToTask" => "SubscribeToTaskRequest",
+        "ListTasks" => "ListTasksRequest",
         _ => "SendMessageRequest",
     };
     let mut m = envelope(id, Party::Client, Transport::JsonRpc, ty, "params", params);
@@ -1052,13 +1078,13 @@ fn frame(id: impl Into<Value>, result: Value) -> WireMessage {
 /// send them as `event: error`).
 /// The proposed codes -32010 / -32011 are `proposal:error`.
 fn error(id: impl Into<Value>, transport: Transport, code: i32, task_id: &str) -> WireMessage {
-    let (message, reason) = error_text(code);
+    let e = error_text(code);
     let info = obj!(
         "@type" => ERROR_INFO,
-        "reason" => reason, "domain" => "a2a-protocol.org",
+        "reason" => e.reason, "domain" => e.domain,
         "metadata" => obj!("taskId" => task_id),
     );
-    let err = obj!("code" => code, "message" => message, "data" => vec![info]);
+    let err = obj!("code" => code, "message" => e.message, "data" => vec![info]);
     let ty = match code {
         PAUSE_NOT_ALLOWED | RESUME_TOKEN_INVALID => "proposal:error",
         _ => "error",
@@ -1068,18 +1094,7 @@ fn error(id: impl Into<Value>, transport: Transport, code: i32, task_id: &str) -
 
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 
-/// An error code's message and `ErrorInfo.reason`.
-fn error_text(code: i32) -> (&'static str, &'static str) {
-    match code {
-        TASK_NOT_CANCELABLE => ("Task cannot be canceled", "TASK_NOT_CANCELABLE"),
-        PAUSE_NOT_ALLOWED => (
-            "Task is in a state that does not allow pause or resume",
-            "PAUSE_NOT_ALLOWED",
-        ),
-        RESUME_TOKEN_INVALID => (
-            "Resume token does not match the recorded suspension token",
-            "RESUME_TOKEN_INVALID",
-        ),
-        _ => ("This operation is not supported", "UNSUPPORTED_OPERATION"),
-    }
+/// An error code's entry in the model's table (unknown codes: -32004).
+fn error_text(code: i32) -> &'static A2aError {
+    a2a_error(i64::from(code)).unwrap_or(&A2A_ERRORS[1])
 }
