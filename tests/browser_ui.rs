@@ -305,6 +305,26 @@ async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
         trace_blocks(&p),
         vec![(100, true), (100, false), (1, false)]
     );
+
+    // A whole run drawn at once (here, brought back by Undo after a settings
+    // change): every block but the two newest skips layout too.
+    for _ in 0..150 {
+        p.click("#step").await;
+        if p.disabled("#step") {
+            p.click("#act-follow-up").await;
+        }
+    }
+    let n = p.count("[data-testid=trace-entry]");
+    assert!(n > 350, "{n} entries");
+    p.set_range("#setting-work-units", 11).await;
+    assert_eq!(p.count("[data-testid=trace-entry]"), 1);
+    p.click(".undo button").await;
+    let blocks = trace_blocks(&p);
+    assert_eq!(blocks.len(), n.div_ceil(100) as usize);
+    let full: Vec<bool> = blocks.iter().map(|b| b.1).collect();
+    let mut expected = vec![true; blocks.len() - 2];
+    expected.extend([false, false]);
+    assert_eq!(full, expected, "{blocks:?}");
 }
 
 #[wasm_bindgen_test]

@@ -131,7 +131,7 @@ fn sync(
         shown.entries.push(*entry);
     }
     if keep != k || keep < trace.len() {
-        mark_skippable(list);
+        mark_skippable(list, keep / BLOCK);
     }
     // Highlight the entry that produced the viewed recorded state, and mark
     // the one selected for the Wire panel.
@@ -213,11 +213,12 @@ fn mark(
 }
 
 /// Lets every block but the two newest skip layout while off screen. Blocks
-/// only change at the end of the list, so only the last three can be wrong.
-fn mark_skippable(list: &web_sys::Element) {
+/// change only from block `first` on (where entries were removed or added:
+/// a whole run loaded at once adds many), and the last three may have moved.
+fn mark_skippable(list: &web_sys::Element, first: usize) {
     let blocks = list.children();
     let n = blocks.length();
-    for i in n.saturating_sub(3)..n {
+    for i in (first as u32).min(n.saturating_sub(3))..n {
         if let Some(block) = blocks.item(i) {
             let class = if i + 2 < n { "block full" } else { "block" };
             if block.class_name() != class {
