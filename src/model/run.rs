@@ -97,16 +97,14 @@ impl fmt::Display for RunError {
 impl std::error::Error for RunError {}
 
 /// A message made to go after a colon: its first word in lower case
-/// (unless it is a name such as "A2A").
+/// (unless it is a name such as "A2A"). The model's messages are English.
 fn mid_sentence(message: impl fmt::Display) -> String {
-    let s = message.to_string();
-    let mut chars = s.chars();
-    match (chars.next(), chars.next()) {
-        (Some(a), Some(b)) if a.is_uppercase() && !b.is_uppercase() => {
-            a.to_lowercase().chain(s[a.len_utf8()..].chars()).collect()
-        }
-        _ => s,
+    let mut s = message.to_string();
+    let b = s.as_bytes();
+    if b.len() > 1 && b[0].is_ascii_uppercase() && !b[1].is_ascii_uppercase() {
+        s[..1].make_ascii_lowercase();
     }
+    s
 }
 
 impl SavedRun {

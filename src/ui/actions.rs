@@ -12,7 +12,7 @@ pub fn ActionButton(
     action: Callback<(), Action>,
     /// Shown under the button while it is enabled.
     #[prop(into)]
-    hint: Signal<&'static str>,
+    hint: Signal<String>,
     id: &'static str,
     /// Runs instead of applying `action`, when the click needs more than it.
     #[prop(optional)]
@@ -39,7 +39,7 @@ pub fn ActionButton(
             </button>
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err()>
                 {move || match verdict.get() {
-                    Ok(()) => hint.get().to_string(),
+                    Ok(()) => hint.get(),
                     Err(why) => why,
                 }}
             </p>
@@ -95,6 +95,7 @@ pub fn ActPanel() -> impl IntoView {
                     } else {
                         "Asks the worker to stop; it may refuse (see Worker accepts cancellation)."
                     }
+                    .to_string()
                 })
             />
             <ActionButton
@@ -115,13 +116,13 @@ fn PauseControls() -> impl IntoView {
     let store = expect_context::<Store>();
     let wrong_token = Memo::new(move |_| {
         let action = store.resume_action(false);
-        store.exp.with(|e| e.legality(&action))
+        match store.exp.with(|e| e.legality(&action)) {
+            Err(Refusal::BadResumeToken) => Ok(()),
+            Err(why) => Err(format!("Not now: {why}")),
+            Ok(()) => Err("Not now: the task accepts this token.".to_string()),
+        }
     });
-    let wrong_token = move || match wrong_token.get() {
-        Err(Refusal::BadResumeToken) => Ok(()),
-        Err(why) => Err(format!("Not now: {why}")),
-        Ok(()) => Err("Not now: the task accepts this token.".into()),
-    };
+    let wrong_token = move || wrong_token.get();
     let pending = move || {
         store.exp.with(|e| {
             e.snapshot().pending.map(|p| {

@@ -224,10 +224,13 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
 pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, viewed, rec) = on_demand(exp, start_ms, enc);
     let id = format!("list-tasks-{n}");
-    let mut tasks: Vec<Value> = exp
+    // Newest status first: each task of a context starts after the one before
+    // it has ended, so that is the reverse of their order.
+    let tasks: Vec<Value> = exp
         .tasks()
         .iter()
         .enumerate()
+        .rev()
         .map(|(ti, t)| {
             let at = if ti == viewed {
                 rec
@@ -237,11 +240,6 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
             w.task_at(ti, at)
         })
         .collect();
-    // RFC 3339 timestamps of one length sort as text.
-    tasks.sort_by(|a, b| {
-        let at = |t: &Value| t["status"]["timestamp"].as_str().unwrap_or("").to_string();
-        at(b).cmp(&at(a))
-    });
     let ty = if tasks.iter().any(|t| t["status"].get("pause").is_some()) {
         "proposal:ListTasksResponse"
     } else {
