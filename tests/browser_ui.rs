@@ -231,6 +231,12 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     assert_eq!(p.count("[data-testid=trace-entry]"), 4);
     assert!(p.text("[data-testid=notice]").contains("discarded 5"));
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
+    // The trace says where the run branched and how much went.
+    assert_eq!(p.count("[data-testid=trace] .gap"), 1);
+    assert_eq!(
+        p.text("[data-testid=trace-entry]:last-child .gap"),
+        "⋯ 5 entries discarded: the run branched here"
+    );
 }
 
 /// The trace's blocks of 100 entries: (entries, whether it may skip layout) of each.
@@ -643,4 +649,34 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
     assert_eq!(p.attrs(".unit.partial", "title"), ["Unit 1"]);
     let fill = p.q(".unit.partial").get_attribute("style").unwrap();
     assert!(fill.contains("33%"), "1 s of 3: {fill}");
+}
+
+#[wasm_bindgen_test]
+async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
+    let p = mount().await;
+    let buttons = p.root.query_selector_all(".guide button").unwrap();
+    let setup = buttons.item(2).unwrap().unchecked_into::<HtmlElement>();
+    assert_eq!(setup.text_content().unwrap(), "Set up experiment 3");
+    setup.click();
+    tick().await;
+    assert!(p
+        .text("[data-testid=notice]")
+        .starts_with("Experiment 3 (proposal): a fresh experiment started"));
+    assert!(exists(&p, "#act-pause"), "the proposal is on");
+    for _ in 0..20 {
+        if p.state() == "TASK_STATE_PAUSED" {
+            break;
+        }
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_PAUSED");
+    assert_eq!(p.text("[data-testid=completed-units]"), "2 / 4");
+    let event: HtmlInputElement = p.q("#event-to-fire").unchecked_into();
+    event.set_value("pr.merged");
+    event
+        .dispatch_event(&web_sys::Event::new("input").unwrap())
+        .unwrap();
+    tick().await;
+    p.click("#act-fire-event").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
 }

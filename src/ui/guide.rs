@@ -1,7 +1,8 @@
-//! "Your experiment": the two experiments the page teaches, one click to set up.
+//! "Your experiment": the two experiments the page teaches, and a third on the
+//! proposed pause lifecycle, one click each to set up.
 
 use super::store::Store;
-use crate::model::{Config, Setting};
+use crate::model::{Config, EventName, OnTimeout, Setting};
 use leptos::prelude::*;
 
 #[component]
@@ -14,6 +15,17 @@ pub fn GuidePanel() -> impl IntoView {
         );
     };
     let follow_up = move |_| store.configure(Some(Config::default()), "Experiment 2");
+    let pause = move |_| {
+        let config = EventName::new("pr.merged").ok().map(|event| Config {
+            pause_proposal: true,
+            self_park_before: 3,
+            resume_event: event,
+            self_park_timeout: 5,
+            on_timeout: OnTimeout::ResumeWithSummary,
+            ..Config::default()
+        });
+        store.configure(config, "Experiment 3 (proposal)");
+    };
     view! {
         <section class="panel guide" aria-labelledby="guide-h">
             <h2 id="guide-h">"Your experiment"</h2>
@@ -33,6 +45,16 @@ pub fn GuidePanel() -> impl IntoView {
                     ", then choose New follow-up task: the context is kept, a new task id is "
                     "allocated, and the finished task stays read-only. "
                     <button class="link" on:click=follow_up>"Set up experiment 2"</button>
+                </li>
+                <li>
+                    <strong>"Pause and resume — a proposal, not part of A2A v1.0. "</strong>
+                    "The agent parks itself before unit 3 in "
+                    <code>"TASK_STATE_PAUSED"</code>
+                    " until the event "
+                    <code>"pr.merged"</code>
+                    " or five minutes on the waiting clock. Fire the event or resume with the "
+                    "token, and compare the two pause encodings in the Wire panel. "
+                    <button class="link" on:click=pause>"Set up experiment 3"</button>
                 </li>
             </ol>
         </section>

@@ -118,11 +118,15 @@ fn sync(
     let stick = keep < trace.len()
         && scroller.scroll_top() + scroller.client_height() + 40 >= scroller.scroll_height();
     let document = document();
-    for entry in &trace[keep..] {
+    for (i, entry) in trace.iter().enumerate().skip(keep) {
         let Ok(block) = open_block(&document, list) else {
             break;
         };
-        let Ok(item) = render_entry(&document, entry) else {
+        // Sequence numbers missing before an entry went with a discarded branch.
+        let gap = i
+            .checked_sub(1)
+            .map_or(0, |p| entry.seq.saturating_sub(trace[p].seq + 1));
+        let Ok(item) = render_entry(&document, entry, gap) else {
             break;
         };
         if block.append_child(&item).is_err() {
@@ -247,6 +251,7 @@ fn open_block(
 fn render_entry(
     document: &web_sys::Document,
     t: &TraceEntry,
+    discarded_before: u32,
 ) -> Result<web_sys::Element, wasm_bindgen::JsValue> {
     let li = document.create_element("div")?;
     li.set_attribute("role", "listitem")?;
@@ -258,6 +263,15 @@ fn render_entry(
         Outcome::Refused(_) => "refused",
     };
     li.set_class_name(&format!("entry {outcome_class} {}", t.actor.label()));
+    if discarded_before > 0 {
+        let span = document.create_element("span")?;
+        span.set_class_name("gap");
+        span.set_text_content(Some(&format!(
+            "⋯ {discarded_before} entr{} discarded: the run branched here",
+            if discarded_before == 1 { "y" } else { "ies" }
+        )));
+        li.append_child(&span)?;
+    }
     let before = t.before.map_or("—", |s| s.name());
     let cells = [
         ("seq", format!("#{}", t.seq)),
