@@ -65,10 +65,26 @@ impl Page {
         tick().await;
     }
     async fn set_range(&self, sel: &str, value: u32) {
-        let input: HtmlInputElement = self.q(sel).unchecked_into();
-        input.set_value(&value.to_string());
-        let ev = web_sys::Event::new("input").unwrap();
-        input.dispatch_event(&ev).unwrap();
+        self.fire(sel, &value.to_string(), "input").await;
+    }
+    /// Types `value` into the text field `sel` (an `input` event).
+    async fn type_text(&self, sel: &str, value: &str) {
+        self.fire(sel, value, "input").await;
+    }
+    /// Chooses `value` in the list or field `sel` (a `change` event).
+    async fn choose(&self, sel: &str, value: &str) {
+        self.fire(sel, value, "change").await;
+    }
+    async fn fire(&self, sel: &str, value: &str, event: &str) {
+        let el = self.q(sel);
+        match el.dyn_ref::<HtmlInputElement>() {
+            Some(input) => input.set_value(value),
+            None => el
+                .unchecked_ref::<web_sys::HtmlSelectElement>()
+                .set_value(value),
+        }
+        el.dispatch_event(&web_sys::Event::new(event).unwrap())
+            .unwrap();
         tick().await;
     }
     async fn key(&self, key: &str) {
@@ -177,11 +193,7 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
     p.set_range("#setting-work-units", 12).await;
     p.set_range("#setting-seconds-per-unit", 10).await;
     p.set_range("#setting-require-input-before-unit", 2).await;
-    let speed: web_sys::HtmlSelectElement = p.q("#speed").unchecked_into();
-    speed.set_value("4");
-    speed
-        .dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
+    p.choose("#speed", "4").await;
     p.click("#play").await;
     assert_eq!(p.text("#play"), "Pause");
     assert_eq!(
@@ -539,11 +551,7 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     assert!(p
         .text("[data-testid=wire-messages]")
         .contains("TASK_STATE_PAUSED"));
-    let enc: web_sys::HtmlSelectElement = p.q("#pause-encoding").unchecked_into();
-    enc.set_value("ext");
-    enc.dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
-    tick().await;
+    p.choose("#pause-encoding", "ext").await;
     assert_eq!(payload_types(&p), ["StreamResponse"]);
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
@@ -571,33 +579,20 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
     proposal_on(&p).await;
     p.set_range("#setting-agent-self-parks-before-unit", 1)
         .await;
-    let name: HtmlInputElement = p.q("#resume-event").unchecked_into();
-    name.set_value("pr.merged");
-    name.dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
-    tick().await;
+    p.choose("#resume-event", "pr.merged").await;
     p.click("#step").await;
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     assert!(p
         .text("[data-testid=pause-details]")
         .contains("agent (AwaitTaskResumption)"));
-    let event: HtmlInputElement = p.q("#event-to-fire").unchecked_into();
-    event.set_value("build.done");
-    event
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    tick().await;
+    p.type_text("#event-to-fire", "build.done").await;
     p.click("#act-fire-event").await;
     assert_eq!(
         p.state(),
         "TASK_STATE_PAUSED",
         "another event does not wake it"
     );
-    event.set_value("pr.merged");
-    event
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    tick().await;
+    p.type_text("#event-to-fire", "pr.merged").await;
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
 }
@@ -615,11 +610,7 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
         p.text("#act-resume-wrong-reason")
     );
     p.click("#step").await; // 2 s into unit 1
-    let mode: web_sys::HtmlSelectElement = p.q("#pause-mode").unchecked_into();
-    mode.set_value("interrupt_immediate");
-    mode.dispatch_event(&web_sys::Event::new("change").unwrap())
-        .unwrap();
-    tick().await;
+    p.choose("#pause-mode", "interrupt_immediate").await;
     p.click("#act-pause").await;
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     assert_eq!(
@@ -629,21 +620,12 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
     );
     assert!(!p.disabled("#act-resume-wrong"));
     // The Resume button checks what it sends: a too long resume input.
-    let input: HtmlInputElement = p.q("#resume-input").unchecked_into();
-    input.set_value(&"x".repeat(501));
-    input
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    tick().await;
+    p.type_text("#resume-input", &"x".repeat(501)).await;
     assert!(p.disabled("#act-resume"));
     assert!(p
         .text("#act-resume-reason")
         .contains("resume input is longer than 500"));
-    input.set_value("go on");
-    input
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    tick().await;
+    p.type_text("#resume-input", "go on").await;
     p.click("#act-resume").await;
     p.click("#step").await; // unit 1 again, 1 s in
     assert_eq!(p.attrs(".unit.partial", "title"), ["Unit 1"]);
@@ -671,12 +653,7 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     }
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     assert_eq!(p.text("[data-testid=completed-units]"), "2 / 4");
-    let event: HtmlInputElement = p.q("#event-to-fire").unchecked_into();
-    event.set_value("pr.merged");
-    event
-        .dispatch_event(&web_sys::Event::new("input").unwrap())
-        .unwrap();
-    tick().await;
+    p.type_text("#event-to-fire", "pr.merged").await;
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
 }
