@@ -3,7 +3,8 @@
 #   - the model: Steps per second, bytes per recorded state, seek time;
 #   - the release page's transfer size: wasm, JS and CSS, gzip -9, beside a
 #     minimal Leptos counter built in the same run with the same profile;
-#   - Step click-to-DOM latency in headless Chromium with 10 000 trace entries.
+#   - Step click-to-DOM latency in headless Chromium with 10 000 trace entries;
+#   - the time to open runs of 5 000 and 20 000 trace entries from a link.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/setup.sh >/dev/null
@@ -49,6 +50,9 @@ server=$!
 trap 'kill $server 2>/dev/null || true' EXIT
 for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
 BASE_URL="http://127.0.0.1:$port/" node e2e/bench/latency.mjs
+
+echo "--- opening a long run from a link (Playwright, headless Chromium)"
+BASE_URL="http://127.0.0.1:$port/" node e2e/bench/open-run.mjs
 
 echo "--- run decoder fuzz (proptest: mutated, truncated and random run texts)"
 cargo test --quiet --test run_format fuzz::fuzz_report -- --ignored --nocapture 2>&1 | grep -E "fuzz:|test result"
