@@ -84,10 +84,12 @@ def pb_class(name):
     return cls
 
 
-# REQUIRED scalars whose default value is a meaningful answer, which ProtoJSON
-# writers (a2a-python's MessageToDict included) leave out: the spec's
-# ListTasksResponse.next_page_token is "" on the last page.
+# REQUIRED scalars whose default value is a meaningful answer: the spec's
+# ListTasksResponse.next_page_token is "" on the last page. The wire carries it
+# (it is REQUIRED); a ProtoJSON writer such as MessageToDict leaves the empty
+# string out, so the canonical comparison ignores it there.
 DEFAULT_IS_AN_ANSWER = {"lf.a2a.v1.ListTasksResponse.next_page_token"}
+PRESENT_WHEN_EMPTY = {"ListTasksResponse": "nextPageToken"}
 
 
 def check_required(msg, path):
@@ -147,8 +149,15 @@ def strict_parse(payload, type_name):
         raise Bad(f"{type_name}: {e}") from None
     check_required(msg, "")
     check_timestamps(payload)
+    expected = canonical(payload)
+    key = PRESENT_WHEN_EMPTY.get(type_name)
+    if key:
+        if key not in payload:
+            raise Bad(f"required field {key} is missing")
+        if expected.get(key) == "":
+            del expected[key]
     back = json_format.MessageToDict(msg)
-    if back != canonical(payload):
+    if back != expected:
         raise Bad(f"{type_name} is not canonical ProtoJSON: sent {json.dumps(payload)}, "
                   f"a ProtoJSON writer gives {json.dumps(back)}")
     return msg
@@ -334,6 +343,20 @@ def self_test():
             ok = False
         except Bad as e:
             print(f"self-test: rejected {name}: {str(e)[:150]}")
+    # ListTasksResponse.nextPageToken is REQUIRED: "" on the last page, never left out.
+    listed = {"tasks": [{"id": tid, "contextId": ctx, "status": {"state": "TASK_STATE_COMPLETED"}}],
+              "pageSize": 50, "totalSize": 1}
+    for name, result, rejected in [("ListTasks without nextPageToken", listed, True),
+                                   ("ListTasks with an empty nextPageToken", {**listed, "nextPageToken": ""}, False)]:
+        line = {"seq": 3, "from": "agent", "transport": "jsonrpc", "payloadType": "ListTasksResponse",
+                "message": {"jsonrpc": "2.0", "id": "list-tasks-3", "result": result}}
+        try:
+            check_line(line, {"list-tasks-3": "ListTasks"})
+            print(f"self-test: {'NOT rejected' if rejected else 'accepted'}: {name}")
+            ok &= not rejected
+        except Bad as e:
+            print(f"self-test: {'rejected' if rejected else 'WRONGLY rejected'} {name}: {str(e)[:150]}")
+            ok &= rejected
     print("self-test passed" if ok else "self-test FAILED")
     return ok
 

@@ -288,10 +288,18 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   const step = page.getByRole('button', { name: 'Step', exact: true });
   await step.click();
   await settle(page);
-  await step.click(); // a save is now due, within 250 ms
-  await page.getByRole('button', { name: 'Forget saved run' }).click();
+  // A settings change (the run before is kept for Undo) and Forget in one
+  // go: a save is due when Forget is clicked.
+  await page.evaluate(() => {
+    const units = document.getElementById('setting-work-units');
+    units.value = '5';
+    units.dispatchEvent(new Event('input', { bubbles: true }));
+    [...document.querySelectorAll('button')].find((b) => b.textContent === 'Forget saved run').click();
+  });
   await settle(page);
-  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run')), null);
+  assert.equal(await page.getByRole('button', { name: 'Undo: bring back the run from before' }).count(), 0);
+  const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('a2a-control-room/')));
+  assert.deepEqual(kept, [], 'nothing of a run stays in this browser');
   // The notice is announced, and an alert from the bottom of a phone's page is in view.
   assert.equal(await page.getByTestId('notice').getAttribute('role'), 'status');
   const dir = await mkdtemp(join(tmpdir(), 'a2a-'));
@@ -305,6 +313,11 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   await alert.filter({ hasText: 'it is a wire transcript (Export transcript), not a run' }).waitFor();
   const box = await alert.boundingBox();
   assert.ok(box.y >= 0 && box.y + box.height <= 844, `the alert is on screen: ${JSON.stringify(box)}`);
+  // A control focused further up the page is scrolled clear of the alert.
+  const far = page.getByRole('button', { name: 'Set up experiment 3' });
+  await far.focus();
+  const [link, bar] = [await far.boundingBox(), await alert.boundingBox()];
+  assert.ok(link.y >= bar.y + bar.height, `the focused control is under the alert: ${JSON.stringify({ link, bar })}`);
   assertNoErrors(page);
   await page.context().close();
 });

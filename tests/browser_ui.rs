@@ -247,7 +247,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     assert_eq!(p.count("[data-testid=trace] .gap"), 1);
     assert_eq!(
         p.text("[data-testid=trace-entry]:last-child .gap"),
-        "⋯ 5 entries discarded: the run branched here"
+        "⋯ 5 entries discarded here by branching"
     );
 }
 
@@ -605,7 +605,7 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
     assert!(p.disabled("#act-resume-wrong"), "nothing to resume");
     assert!(
         p.text("#act-resume-wrong-reason")
-            .starts_with("Not now: The task is TASK_STATE_WORKING, not paused"),
+            .starts_with("Not now: the task is TASK_STATE_WORKING, not paused"),
         "{}",
         p.text("#act-resume-wrong-reason")
     );

@@ -126,7 +126,24 @@ fn a_tiny_run_cannot_build_an_endless_trace() {
     let err = SavedRun::parse(&text).unwrap().replay().unwrap_err();
     assert!(
         err.to_string().contains(&format!(
-            "cannot step: this run holds {MAX_TRACE_ENTRIES} trace entries"
+            "step 1 of its script builds more than {MAX_TRACE_ENTRIES} trace entries, the most one run keeps"
+        )),
+        "{err}"
+    );
+    // Branching over and over rebuilds what it discards: the Steps and
+    // actions of the whole script are bounded too.
+    let mut run = SavedRun::new(config, IdSource::seeded(SEED), 0);
+    for _ in 0..60 {
+        run.script.push(ScriptOp::Steps(19_900));
+        run.script.push(ScriptOp::Seek(0));
+    }
+    let err = SavedRun::parse(&run.to_json())
+        .unwrap()
+        .replay()
+        .unwrap_err();
+    assert!(
+        err.to_string().contains(&format!(
+            "takes more than {MAX_APPLIED} Steps and actions, the most one run may"
         )),
         "{err}"
     );
@@ -146,6 +163,19 @@ fn a_tiny_run_cannot_build_an_endless_trace() {
         full,
         "a refusal of a full run is not traced"
     );
+    // From an earlier state, what neither records nor discards is not traced
+    // either: a wrong event, a pause of a paused task.
+    e.seek(5).unwrap();
+    for a in [
+        Action::FireEvent("nope".into()),
+        Action::PauseTask {
+            mode: PauseMode::FinishStep,
+            reason: String::new(),
+        },
+    ] {
+        assert_eq!(e.apply(a), Ok(Applied::Unchanged));
+    }
+    assert_eq!(e.trace().len(), full);
     // From an earlier state the run can still branch: the later ones go.
     e.seek(10).unwrap();
     assert!(e.legality(&Action::Step).is_ok());

@@ -522,9 +522,9 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
     assert_eq!(m[1].payload_type, "ListTasksResponse");
     let r = &m[1].message["result"];
     assert_eq!(
-        (r.get("nextPageToken"), &r["pageSize"], &r["totalSize"]),
-        (None, &json!(50), &json!(2)),
-        "one page: the empty token is left out, as ProtoJSON does"
+        (&r["nextPageToken"], &r["pageSize"], &r["totalSize"]),
+        (&json!(""), &json!(50), &json!(2)),
+        "one page: the required token is empty"
     );
     let ids: Vec<&str> = r["tasks"]
         .as_array()
@@ -549,8 +549,17 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
         wire::explain(&m[1]),
         "agent → client (JSON-RPC): ListTasks result: 2 — TASK_STATE_WORKING, TASK_STATE_COMPLETED"
     );
-    // Viewing the first task's past lists it at the viewed state.
+    // As of the viewed state: viewing the first task's past, the follow-up
+    // does not exist yet.
     e.view_task(0).unwrap();
+    e.seek(1).unwrap();
+    let m = wire::list_tasks(&e, START, CORE);
+    let r = &m[1].message["result"];
+    assert_eq!(r["totalSize"], 1);
+    assert_eq!(r["tasks"][0]["id"], e.tasks()[0].id.as_str());
+    assert_eq!(r["tasks"][0]["status"]["state"], "TASK_STATE_WORKING");
+    // Viewing the follow-up's past: the first task as it ended.
+    e.view_task(1).unwrap();
     e.seek(0).unwrap();
     let m = wire::list_tasks(&e, START, CORE);
     let states: Vec<&Value> = m[1].message["result"]["tasks"]
@@ -561,7 +570,10 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
         .collect();
     assert_eq!(
         states,
-        [&json!("TASK_STATE_WORKING"), &json!("TASK_STATE_SUBMITTED")]
+        [
+            &json!("TASK_STATE_SUBMITTED"),
+            &json!("TASK_STATE_COMPLETED")
+        ]
     );
 }
 

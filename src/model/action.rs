@@ -93,6 +93,9 @@ pub enum Refusal {
     /// The run holds [`MAX_TRACE_ENTRIES`](super::MAX_TRACE_ENTRIES) trace
     /// entries, the most one run keeps.
     RunFull,
+    /// The run has taken [`MAX_APPLIED`](super::MAX_APPLIED) Steps and
+    /// actions (discarded branches included), the most one run may.
+    RunTooLong,
 }
 
 /// A2A `TaskNotCancelableError`.
@@ -103,6 +106,17 @@ pub const UNSUPPORTED_OPERATION: i32 = -32004;
 pub const PAUSE_NOT_ALLOWED: i32 = -32010;
 /// Proposal (not A2A v1.0): the resume token does not match.
 pub const RESUME_TOKEN_INVALID: i32 = -32011;
+
+/// A message made to follow a colon: its first word in lower case (unless it
+/// is a name such as "A2A"). The model's messages are English.
+pub fn after_colon(message: impl fmt::Display) -> String {
+    let mut s = message.to_string();
+    let b = s.as_bytes();
+    if b.len() > 1 && b[0].is_ascii_uppercase() && !b[1].is_ascii_uppercase() {
+        s[..1].make_ascii_lowercase();
+    }
+    s
+}
 
 impl Refusal {
     /// The A2A JSON-RPC error code the wire would carry, if any.
@@ -248,6 +262,11 @@ impl fmt::Display for Refusal {
                 f,
                 "This run holds {} trace entries, the most one run keeps: go back to an earlier state to branch from it, or restart.",
                 super::experiment::MAX_TRACE_ENTRIES
+            ),
+            Refusal::RunTooLong => write!(
+                f,
+                "This run has taken {} Steps and actions, the most one run may: restart to begin a new one.",
+                super::experiment::MAX_APPLIED
             ),
         }
     }

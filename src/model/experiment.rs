@@ -16,6 +16,11 @@ use std::fmt;
 /// ones first, so the run can branch. A Step may add a few entries past it.
 pub const MAX_TRACE_ENTRIES: usize = 20_000;
 
+/// The most Steps and actions one run may take, discarded branches
+/// included: a run is replayed from its script, so this bounds the work of
+/// opening any run (a few bytes of link could otherwise ask for billions).
+pub const MAX_APPLIED: u64 = 1_000_000;
+
 /// What an accepted action did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Applied {
@@ -75,6 +80,8 @@ pub struct Experiment {
     next_seq: u32,
     /// Index in `trace` of the first entry of the current task.
     current_trace_start: usize,
+    /// Steps and actions taken so far, accepted or refused.
+    applied: u64,
 }
 
 impl Experiment {
@@ -98,6 +105,7 @@ impl Experiment {
             position: 0,
             next_seq: 1,
             current_trace_start: 0,
+            applied: 0,
         };
         exp.create_task(None);
         exp
@@ -230,6 +238,9 @@ impl Experiment {
     pub fn legality(&self, action: &Action) -> Result<(), Refusal> {
         if self.is_read_only() {
             return Err(Refusal::ReadOnly);
+        }
+        if self.applied >= MAX_APPLIED {
+            return Err(Refusal::RunTooLong);
         }
         if self.trace.len() >= MAX_TRACE_ENTRIES && self.later_count() == 0 {
             return Err(Refusal::RunFull);
@@ -376,15 +387,20 @@ impl Experiment {
     /// Carries out `action` on the viewed state, tracing it whatever happens
     /// (while the trace has room: see [`MAX_TRACE_ENTRIES`]).
     pub fn apply(&mut self, action: Action) -> Result<Applied, Refusal> {
-        match self.effect(&action) {
+        let effect = self.effect(&action);
+        self.applied = self.applied.saturating_add(1);
+        let room = self.trace.len() < MAX_TRACE_ENTRIES;
+        match effect {
             Err(refusal) => {
-                if self.trace.len() < MAX_TRACE_ENTRIES {
+                if room {
                     self.trace_only(requested_event(&action), Outcome::Refused(refusal));
                 }
                 Err(refusal)
             }
             Ok(false) => {
-                self.trace_only(requested_event(&action), Outcome::Unchanged);
+                if room {
+                    self.trace_only(requested_event(&action), Outcome::Unchanged);
+                }
                 Ok(Applied::Unchanged)
             }
             Ok(true) => {

@@ -17,12 +17,12 @@ mod task;
 mod trace;
 
 pub use action::{
-    a2a_error, A2aError, Action, Refusal, A2A_DOMAIN, A2A_ERRORS, MAX_CLARIFICATION_CHARS,
-    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE,
-    UNSUPPORTED_OPERATION,
+    a2a_error, after_colon, A2aError, Action, Refusal, A2A_DOMAIN, A2A_ERRORS,
+    MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN,
+    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
 };
 pub use config::{play_interval_ms, Config, ConfigError, Setting};
-pub use experiment::{Applied, Experiment, SeekError, MAX_TRACE_ENTRIES};
+pub use experiment::{Applied, Experiment, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
 pub use ids::IdSource;
 pub use lifecycle::{
     Mark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, MAX_GAP_UNITS, TRANSITIONS,

@@ -5,9 +5,9 @@
 //! on a fresh experiment reproduces the run exactly (ids, recorded states,
 //! trace and position), because the model is deterministic.
 
-use super::action::Action;
+use super::action::{after_colon, Action, Refusal};
 use super::config::{Config, ConfigError};
-use super::experiment::Experiment;
+use super::experiment::{Experiment, MAX_APPLIED, MAX_TRACE_ENTRIES};
 use super::ids::IdSource;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -96,15 +96,17 @@ impl fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// A message made to go after a colon: its first word in lower case
-/// (unless it is a name such as "A2A"). The model's messages are English.
-fn mid_sentence(message: impl fmt::Display) -> String {
-    let mut s = message.to_string();
-    let b = s.as_bytes();
-    if b.len() > 1 && b[0].is_ascii_uppercase() && !b[1].is_ascii_uppercase() {
-        s[..1].make_ascii_lowercase();
+/// What a script asked for beyond one run's limits, if that is why it was refused.
+fn beyond(refusal: Refusal) -> Option<String> {
+    match refusal {
+        Refusal::RunFull => Some(format!(
+            "builds more than {MAX_TRACE_ENTRIES} trace entries, the most one run keeps"
+        )),
+        Refusal::RunTooLong => Some(format!(
+            "takes more than {MAX_APPLIED} Steps and actions, the most one run may"
+        )),
+        _ => None,
     }
-    s
 }
 
 impl SavedRun {
@@ -196,16 +198,18 @@ impl SavedRun {
             let missing = |e: super::SeekError| {
                 bad(format!(
                     "goes to {}",
-                    mid_sentence(e).replacen("there is ", "", 1)
+                    after_colon(e).replacen("there is ", "", 1)
                 ))
             };
             match op {
-                // A run is bounded by the experiment's own limit on its trace
-                // (MAX_TRACE_ENTRIES): past it, a Step is refused.
+                // A run is bounded by the experiment's own limits (its trace,
+                // the Steps and actions it takes): past them, a Step is refused.
                 ScriptOp::Steps(n) => {
                     for _ in 0..*n {
-                        e.apply(Action::Step)
-                            .map_err(|r| bad(format!("cannot step: {}", mid_sentence(r))))?;
+                        e.apply(Action::Step).map_err(|r| {
+                            bad(beyond(r)
+                                .unwrap_or_else(|| format!("cannot step: {}", after_colon(r))))
+                        })?;
                     }
                 }
                 ScriptOp::Act { action, ok } => {
@@ -216,7 +220,9 @@ impl SavedRun {
                             return Err(bad(format!("says {label} was refused, but it is allowed")))
                         }
                         (Err(r), true) => {
-                            return Err(bad(format!("asks for {label}: {}", mid_sentence(r))))
+                            return Err(bad(beyond(r).unwrap_or_else(|| {
+                                format!("asks for {label}: {}", after_colon(r))
+                            })))
                         }
                     }
                 }

@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{Action, PauseMode, Refusal, TaskState};
+use crate::model::{after_colon, Action, PauseMode, Refusal, TaskState};
 use leptos::prelude::*;
 
 /// A button for `action`, with its reason line below it.
@@ -118,7 +118,7 @@ fn PauseControls() -> impl IntoView {
         let action = store.resume_action(false);
         match store.exp.with(|e| e.legality(&action)) {
             Err(Refusal::BadResumeToken) => Ok(()),
-            Err(why) => Err(format!("Not now: {why}")),
+            Err(why) => Err(format!("Not now: {}", after_colon(why))),
             Ok(()) => Err("Not now: the task accepts this token.".to_string()),
         }
     });

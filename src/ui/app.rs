@@ -4,7 +4,7 @@ use super::store::{Store, SPEEDS};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
-use crate::model::{play_interval_ms, Action};
+use crate::model::{after_colon, play_interval_ms, Action};
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -66,23 +66,23 @@ pub fn ControlRoom(
                 <playback::PlaybackPanel/>
                 <timeline::TimelinePanel/>
             </div>
-            // What the task is doing comes before its settings in the document:
-            // a phone shows the columns in this order (and so do focus and
-            // screen readers); wider screens place the settings on the left.
+            // The columns in the order they are shown, read and focused at
+            // every width: side by side on a wide screen, one after another
+            // on a phone.
+            <div class="col col-controls">
+                <guide::GuidePanel/>
+                <configure::ConfigurePanel/>
+            </div>
             <div class="col col-state">
                 <lifecycle::DiagramPanel/>
                 <inspect::InspectPanel/>
                 <actions::ActPanel/>
                 <tasks::TasksPanel/>
             </div>
-            <div class="col col-controls">
-                <guide::GuidePanel/>
-                <configure::ConfigurePanel/>
-                <persist::SharePanel/>
-            </div>
             <div class="col col-trace">
                 <trace::TracePanel/>
                 <wire::WirePanel/>
+                <persist::SharePanel/>
             </div>
         </main>
         <footer class="footnote">
@@ -126,8 +126,9 @@ fn playback_clock(store: Store) {
 }
 
 /// A button that a click disables (Step at a gate, Supply clarification,
-/// New follow-up task, …) would drop keyboard focus to the page: focus goes
-/// to its panel instead, so Tab carries on from where the user was.
+/// New follow-up task, …) or removes (Dismiss) would drop keyboard focus to
+/// the page: focus goes to its panel instead (for Dismiss, to the main
+/// area), so Tab carries on from where the user was.
 fn keep_focus_in_panel() {
     let handle = window_event_listener(ev::click, move |ev: web_sys::MouseEvent| {
         let Some(button) = ev
@@ -143,17 +144,18 @@ fn keep_focus_in_panel() {
             let lost = active
                 .as_ref()
                 .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
-            if !(lost && button.has_attribute("disabled")) {
+            let gone = !button.is_connected();
+            if !(lost && (gone || button.has_attribute("disabled"))) {
                 return;
             }
-            let panel = button
-                .closest("section.panel")
-                .ok()
-                .flatten()
-                .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok());
-            if let Some(panel) = panel {
-                let _ = panel.set_attribute("tabindex", "-1");
-                let _ = panel.focus();
+            let target = if gone {
+                document().query_selector("main").ok().flatten()
+            } else {
+                button.closest("section.panel").ok().flatten()
+            };
+            if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = el.set_attribute("tabindex", "-1");
+                let _ = el.focus();
             }
         });
     });
@@ -197,9 +199,10 @@ fn keyboard_shortcuts(store: Store) {
                     Ok(()) => {
                         store.step();
                     }
-                    Err(why) => store
-                        .alert
-                        .set(Some(format!("Step is not possible now: {why}"))),
+                    Err(why) => store.alert.set(Some(format!(
+                        "Step is not possible now: {}",
+                        after_colon(why)
+                    ))),
                 }
             }
             "[" => store.seek_by(-1),

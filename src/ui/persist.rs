@@ -35,14 +35,7 @@ fn storage() -> Option<web_sys::Storage> {
 pub fn restore(store: Store) {
     match take_link(store) {
         None => match restore_saved(store) {
-            Saved::Restored => {
-                // A run replaced before the reload is still within reach of Undo.
-                let previous = storage()
-                    .and_then(|s| s.get_item(PREVIOUS_KEY).ok().flatten())
-                    .and_then(|text| SavedRun::parse(&text).ok());
-                keep_for_undo(store, previous);
-            }
-            Saved::None => {}
+            Saved::Restored | Saved::None => {}
             Saved::Unreadable(why) => store.alert.set(Some(format!(
                 "The run saved in this browser could not be opened: {why}. A fresh run was started; {KEPT}."
             ))),
@@ -67,6 +60,15 @@ pub fn restore(store: Store) {
                 "The shared link could not be opened: {why}. {instead}"
             )));
         }
+    }
+    // Otherwise a run replaced before the reload is still within reach of Undo.
+    if store.replaced.with_untracked(Option::is_none) {
+        keep_for_undo(
+            store,
+            storage()
+                .and_then(|s| s.get_item(PREVIOUS_KEY).ok().flatten())
+                .and_then(|text| SavedRun::parse(&text).ok()),
+        );
     }
     keep_replaced(store);
 }
@@ -207,7 +209,7 @@ fn save(store: Store) {
 /// Why a run is not saved, linked or downloaded: it could not be opened again.
 fn too_long(bytes: usize) -> String {
     format!(
-        "This run is now {bytes} bytes long, more than the {} a run may have: it is no longer saved, and a link or file of it would not open. Go back to an earlier state and branch, or restart.",
+        "This run is now {bytes} bytes long, more than the {} a run may have: it is no longer saved, and a link or file of it would not open. Its script keeps every branch: restart to begin a new run.",
         crate::model::MAX_RUN_BYTES
     )
 }
@@ -269,10 +271,14 @@ pub fn SharePanel() -> impl IntoView {
             due.set_value(false);
         }
         if let Some(s) = storage() {
-            let _ = s.remove_item(STORAGE_KEY);
+            for key in [STORAGE_KEY, PREVIOUS_KEY, UNREADABLE_KEY] {
+                let _ = s.remove_item(key);
+            }
         }
+        // Nothing of a run stays in this browser: Undo's copy goes too.
+        store.replaced.set(None);
         store.notice.set(Some(
-            "The saved run was forgotten. The next change saves the run again.".into(),
+            "This browser forgot the saved run, the run kept for Undo and any unreadable one. The next change saves the run on the page again.".into(),
         ));
     };
     let export = move |_| {

@@ -4,16 +4,13 @@
 
 use super::wire::WireView;
 use crate::model::{
-    Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode, RunError,
-    SavedRun, ScriptOp, SeekError, Setting, TaskState,
+    after_colon, Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode,
+    RunError, SavedRun, ScriptOp, SeekError, Setting, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
 
 /// The playback speeds offered: label and multiple of 1×.
-/// Proposal: the token *Resume with wrong token* sends (no pause issues it).
-pub const WRONG_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
-
 pub const SPEEDS: [(&str, f64); 5] = [
     ("0.5×", 0.5),
     ("1×", 1.0),
@@ -160,7 +157,8 @@ impl Store {
                 true
             }
             Err(refusal) => {
-                self.alert.set(Some(format!("{label} refused: {refusal}")));
+                self.alert
+                    .set(Some(format!("{label} refused: {}", after_colon(refusal))));
                 false
             }
         }
@@ -174,7 +172,7 @@ impl Store {
             let stop = self
                 .exp
                 .with_untracked(|e| match e.legality(&Action::Step) {
-                    Err(why) => Some(why.to_string()),
+                    Err(why) => Some(after_colon(why)),
                     Ok(()) if e.waits_for_resume() => Some(
                         "the task is paused and only a resume (or its event) wakes it [proposal]."
                             .into(),
@@ -198,7 +196,7 @@ impl Store {
             self.exp
                 .with(|e| e.resume_token().unwrap_or_default().to_string())
         } else {
-            WRONG_TOKEN.to_string()
+            crate::wire::WRONG_RESUME_TOKEN.to_string()
         };
         let input = self.resume_input.get();
         Action::ResumeTask {
@@ -219,7 +217,8 @@ impl Store {
             self.playing.set(false);
             self.status.set("Playback paused.".into());
         } else if let Err(why) = self.exp.with_untracked(|e| e.legality(&Action::Step)) {
-            self.alert.set(Some(format!("Play refused: {why}")));
+            self.alert
+                .set(Some(format!("Play refused: {}", after_colon(why))));
         } else {
             self.alert.set(None);
             self.playing.set(true);

@@ -122,7 +122,8 @@ fn sync(
         let Ok(block) = open_block(&document, list) else {
             break;
         };
-        // Sequence numbers missing before an entry went with a discarded branch.
+        // Sequence numbers missing before an entry went with the branches
+        // discarded there (all of them, if the run branched there more than once).
         let gap = i
             .checked_sub(1)
             .map_or(0, |p| entry.seq.saturating_sub(trace[p].seq + 1));
@@ -267,7 +268,7 @@ fn render_entry(
         let span = document.create_element("span")?;
         span.set_class_name("gap");
         span.set_text_content(Some(&format!(
-            "⋯ {discarded_before} entr{} discarded: the run branched here",
+            "⋯ {discarded_before} entr{} discarded here by branching",
             if discarded_before == 1 { "y" } else { "ies" }
         )));
         li.append_child(&span)?;

@@ -52,7 +52,9 @@ pub fn WirePanel() -> impl IntoView {
         move || match view_kind.get() {
             WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
             WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
-            WireView::ListTasks => "On demand: ListTasks for this context".to_string(),
+            WireView::ListTasks => {
+                "On demand: ListTasks for this context, as of the viewed state".to_string()
+            }
             _ => store.exp.with(|e| {
                 match entry().and_then(|s| e.trace().iter().find(|t| t.seq == s)) {
                     Some(t) => format!(

@@ -59,7 +59,8 @@
 //!   explicit_resume / condition_fired / timeout). Errors -32010 / -32011
 //!   (proposed), ErrorInfo reasons `PAUSE_NOT_ALLOWED` / `RESUME_TOKEN_INVALID`.
 //!   A refused resume's token is not recorded: it shows the task's last issued
-//!   token when that one was used, else `not-a-valid-token`.
+//!   token when that one was used, else [`WRONG_RESUME_TOKEN`], the token the
+//!   page's *Resume with wrong token* sends.
 //! - `V1Extension`, what a v1.0 peer may send today: the state stays WORKING;
 //!   the pause and the resume detail travel in `metadata` under
 //!   [`PAUSE_EXTENSION`] (`{"pause": TaskPause}` on a Task or statusUpdate, the
@@ -156,6 +157,9 @@ pub enum PauseEncoding {
     V1Extension,
 }
 
+/// Proposal: a resume token no pause issues (*Resume with wrong token*).
+pub const WRONG_RESUME_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
+
 /// The URI of the pause extension (v1.0 encoding of the proposal).
 pub const PAUSE_EXTENSION: &str = "https://a2a-control-room.example/extensions/pause/v1";
 
@@ -217,17 +221,18 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     ]
 }
 
-/// `ListTasks` for the context: every task of it, newest status first, the
-/// viewed task at the viewed state and the others at their latest. It asks
-/// for no history (`historyLength` 0) and, by default, gets no artifacts.
-/// The pause proposal is in `enc`; the JSON-RPC id is `list-tasks-N`.
+/// `ListTasks` for the context as of the viewed state, as every on-demand
+/// request: the viewed task at that state, the tasks before it (terminal by
+/// then) as they ended, none created later; newest status first. It asks for
+/// no history (`historyLength` 0) and, by default, gets no artifacts; one
+/// page, so `nextPageToken` is "". The pause proposal is in `enc`; the
+/// JSON-RPC id is `list-tasks-N`.
 pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, viewed, rec) = on_demand(exp, start_ms, enc);
     let id = format!("list-tasks-{n}");
     // Newest status first: each task of a context starts after the one before
     // it has ended, so that is the reverse of their order.
-    let tasks: Vec<Value> = exp
-        .tasks()
+    let tasks: Vec<Value> = exp.tasks()[..=viewed]
         .iter()
         .enumerate()
         .rev()
@@ -246,8 +251,10 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
         "ListTasksResponse"
     };
     let total = tasks.len();
-    // One page: `nextPageToken` is "" (ProtoJSON leaves the empty string out).
-    let result = obj!("tasks" => tasks, "pageSize" => 50, "totalSize" => total);
+    let result = obj!(
+        "tasks" => tasks, "nextPageToken" => "",
+        "pageSize" => 50, "totalSize" => total,
+    );
     vec![
         request(
             id.as_str(),
@@ -869,7 +876,7 @@ impl<'a> Walk<'a> {
                     Some(p) if done || !paused => text(exp, p.token),
                     _ => None,
                 };
-                params["resumeToken"] = token.unwrap_or("not-a-valid-token").into();
+                params["resumeToken"] = token.unwrap_or(WRONG_RESUME_TOKEN).into();
                 let input = snap.filter(|_| done).and_then(|s| exp.resume_input(s));
                 if let Some(i) = input {
                     params["input"] = i.into();
