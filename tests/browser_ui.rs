@@ -363,9 +363,17 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     assert_eq!(p.state(), "TASK_STATE_REJECTED");
     assert!(p.disabled("#act-follow-up"));
     assert!(p.text("#act-follow-up-reason").contains("read-only"));
-    // ListTasks on the wire: both tasks, the newest first.
+    // ListTasks as of the viewed state: the follow-up did not exist yet.
     p.click("#wire-list-tasks").await;
     assert_eq!(payload_types(&p), ["ListTasksRequest", "ListTasksResponse"]);
+    let shown = p.text("[data-testid=wire-messages]");
+    assert!(
+        shown.contains("ListTasks result: 1 — TASK_STATE_REJECTED"),
+        "{shown}"
+    );
+    // Back at the current task: both, the newest first.
+    p.click("[data-testid=task-list-item]:last-child button")
+        .await;
     let shown = p.text("[data-testid=wire-messages]");
     assert!(
         shown.contains("ListTasks result: 2 — TASK_STATE_SUBMITTED, TASK_STATE_REJECTED"),
