@@ -300,6 +300,9 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   assert.equal(await page.getByRole('button', { name: 'Undo: bring back the run from before' }).count(), 0);
   const kept = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('a2a-control-room/')));
   assert.deepEqual(kept, [], 'nothing of a run stays in this browser');
+  await step.click();
+  await settle(page);
+  assert.ok(await page.evaluate(() => localStorage.getItem('a2a-control-room/run')), 'the next change saves the run again');
   // The notice is announced, and an alert from the bottom of a phone's page is in view.
   assert.equal(await page.getByTestId('notice').getAttribute('role'), 'status');
   const dir = await mkdtemp(join(tmpdir(), 'a2a-'));

@@ -19,9 +19,14 @@ pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
 /// Where a checkpoint that cannot be read is moved.
 pub const UNREADABLE_KEY: &str = "a2a-control-room/run.unreadable";
 
-/// Whether a save is due (shared by autosave and *Forget saved run*).
+/// Autosave's state, shared with *Forget saved run*: whether a save is due,
+/// and the run the user asked this browser to forget (it is not saved again
+/// until it changes).
 #[derive(Clone, Copy)]
-struct SaveDue(StoredValue<bool>);
+struct Saving {
+    due: StoredValue<bool>,
+    forgotten: StoredValue<Option<String>>,
+}
 /// The URL fragment prefix of a share link.
 pub const LINK_PREFIX: &str = "#run=";
 
@@ -172,12 +177,17 @@ fn saved_text() -> Option<String> {
 /// closed with a save still due.
 pub fn autosave(store: Store) {
     let due = StoredValue::new(false);
-    provide_context(SaveDue(due));
+    let forgotten = StoredValue::new(None::<String>);
+    provide_context(Saving { due, forgotten });
     // Writes the save that is due, if one is.
     let flush = move || {
         if due.get_value() {
             due.set_value(false);
-            save(store);
+            let text = store.run.with_value(SavedRun::to_json);
+            if forgotten.with_value(|f| f.as_deref() != Some(text.as_str())) {
+                forgotten.set_value(None);
+                save(store, &text);
+            }
         }
     };
     Effect::new(move |_| {
@@ -192,13 +202,12 @@ pub fn autosave(store: Store) {
     on_cleanup(move || handle.remove());
 }
 
-fn save(store: Store) {
-    let text = store.run.with_value(SavedRun::to_json);
+fn save(store: Store, text: &str) {
     if text.len() > crate::model::MAX_RUN_BYTES {
         store.notice.set(Some(too_long(text.len())));
         return;
     }
-    let saved = storage().map(|s| s.set_item(STORAGE_KEY, &text));
+    let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
     if !matches!(saved, Some(Ok(()))) {
         store.notice.set(Some(
             "This browser did not let the page save the run (storage is full or off).".into(),
@@ -264,11 +273,13 @@ pub fn SharePanel() -> impl IntoView {
         shown_link.set(l.clone());
         super::inspect::copy_text(store, l, "Link", copied);
     };
-    let save_due = use_context::<SaveDue>();
+    let saving = use_context::<Saving>();
     let forget = move |_| {
-        // A save still due would write the run straight back.
-        if let Some(SaveDue(due)) = save_due {
+        // A save still due, even for a change made just before, would
+        // write the run straight back: this run is saved again once it changes.
+        if let Some(Saving { due, forgotten }) = saving {
             due.set_value(false);
+            forgotten.set_value(Some(store.run.with_value(SavedRun::to_json)));
         }
         if let Some(s) = storage() {
             for key in [STORAGE_KEY, PREVIOUS_KEY, UNREADABLE_KEY] {
