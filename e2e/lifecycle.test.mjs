@@ -186,6 +186,9 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByLabel('Seconds per unit').fill('5');
     await page.getByLabel('Require input before unit').fill('2');
     await page.getByLabel('Speed').selectOption({ label: '10×' });
+    // The settings are drawn before watching: Playwright sets them from script,
+    // which the browser does not count as recent input.
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
     // Layout shifts not caused by recent input, as the browser reports them.
     await page.evaluate(() => {
       window.__shifts = [];
