@@ -114,6 +114,7 @@ pub fn ActPanel() -> impl IntoView {
 #[component]
 fn PauseControls() -> impl IntoView {
     let store = expect_context::<Store>();
+    // Sendable while the model's answer to it is the wrong-token error.
     let wrong_token = Memo::new(move |_| {
         let action = store.resume_action(false);
         match store.exp.with(|e| e.legality(&action)) {
@@ -122,7 +123,6 @@ fn PauseControls() -> impl IntoView {
             Ok(()) => Err("Not now: the task accepts this token.".to_string()),
         }
     });
-    let wrong_token = move || wrong_token.get();
     let pending = move || {
         store.exp.with(|e| {
             e.snapshot().pending.map(|p| {
@@ -200,13 +200,13 @@ fn PauseControls() -> impl IntoView {
                 <button
                     id="act-resume-wrong"
                     aria-describedby="act-resume-wrong-reason"
-                    disabled=move || wrong_token().is_err()
+                    disabled=move || wrong_token.get().is_err()
                     on:click=move |_| store.resume(false)
                 >
                     "Resume with wrong token"
                 </button>
-                <p id="act-resume-wrong-reason" class="reason" class:blocked=move || wrong_token().is_err()>
-                    {move || match wrong_token() {
+                <p id="act-resume-wrong-reason" class="reason" class:blocked=move || wrong_token.get().is_err()>
+                    {move || match wrong_token.get() {
                         Ok(()) => "Sends ResumeTask with a token that does not match: refused with the proposed -32011.".to_string(),
                         Err(why) => why,
                     }}

@@ -19,6 +19,9 @@ pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
 /// Where a checkpoint that cannot be read is moved.
 pub const UNREADABLE_KEY: &str = "a2a-control-room/run.unreadable";
 
+/// The URL fragment prefix of a share link.
+pub const LINK_PREFIX: &str = "#run=";
+
 /// Autosave's state, shared with *Forget saved run*: whether a save is due,
 /// and the run the user asked this browser to forget (it is not saved again
 /// until it changes).
@@ -27,8 +30,6 @@ struct Saving {
     due: StoredValue<bool>,
     forgotten: StoredValue<Option<String>>,
 }
-/// The URL fragment prefix of a share link.
-pub const LINK_PREFIX: &str = "#run=";
 
 fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
@@ -70,9 +71,7 @@ pub fn restore(store: Store) {
     if store.replaced.with_untracked(Option::is_none) {
         keep_for_undo(
             store,
-            storage()
-                .and_then(|s| s.get_item(PREVIOUS_KEY).ok().flatten())
-                .and_then(|text| SavedRun::parse(&text).ok()),
+            stored(PREVIOUS_KEY).and_then(|text| SavedRun::parse(&text).ok()),
         );
     }
     keep_replaced(store);
@@ -169,7 +168,12 @@ fn restore_saved(store: Store) -> Saved {
 
 /// The checkpoint's text, if this browser has one.
 fn saved_text() -> Option<String> {
-    storage()?.get_item(STORAGE_KEY).ok().flatten()
+    stored(STORAGE_KEY)
+}
+
+/// The text stored under `key`, if any.
+fn stored(key: &str) -> Option<String> {
+    storage()?.get_item(key).ok().flatten()
 }
 
 /// Saves the run at most 250 ms after a change, however fast changes come
@@ -203,8 +207,8 @@ pub fn autosave(store: Store) {
 }
 
 fn save(store: Store, text: &str) {
-    if text.len() > crate::model::MAX_RUN_BYTES {
-        store.notice.set(Some(too_long(text.len())));
+    if let Err(why) = within_limit(text) {
+        store.notice.set(Some(why));
         return;
     }
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
@@ -215,12 +219,29 @@ fn save(store: Store, text: &str) {
     }
 }
 
-/// Why a run is not saved, linked or downloaded: it could not be opened again.
-fn too_long(bytes: usize) -> String {
-    format!(
+/// Whether a run's text can be opened again, or why it is not saved, linked
+/// or downloaded.
+fn within_limit(text: &str) -> Result<(), String> {
+    let bytes = text.len();
+    if bytes <= crate::model::MAX_RUN_BYTES {
+        return Ok(());
+    }
+    Err(format!(
         "This run is now {bytes} bytes long, more than the {} a run may have: it is no longer saved, and a link or file of it would not open. Its script keeps every branch: restart to begin a new run.",
         crate::model::MAX_RUN_BYTES
-    )
+    ))
+}
+
+/// The run's text for a link or a file, or an alert saying why there is none.
+fn shareable(store: Store) -> Option<String> {
+    let json = store.run.with_value(SavedRun::to_json);
+    match within_limit(&json) {
+        Ok(()) => Some(json),
+        Err(why) => {
+            store.alert.set(Some(why));
+            None
+        }
+    }
 }
 
 /// Offers `text` as the file `name`; alerts when the browser refuses.
@@ -245,16 +266,15 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
     web_sys::Url::revoke_object_url(&url)
 }
 
-/// The share link of the current run.
-fn link(store: Store) -> String {
-    let json = store.run.with_value(SavedRun::to_json);
+/// The share link of a run's text.
+fn link(json: &str) -> String {
     let url = window().location();
     format!(
         "{}{}{}{LINK_PREFIX}{}",
         url.origin().unwrap_or_default(),
         url.pathname().unwrap_or_default(),
         url.search().unwrap_or_default(),
-        String::from(js_sys::encode_uri_component(&json))
+        String::from(js_sys::encode_uri_component(json))
     )
 }
 
@@ -264,12 +284,10 @@ pub fn SharePanel() -> impl IntoView {
     let shown_link = RwSignal::new(String::new());
     let copied = RwSignal::new(0);
     let copy_link = move |_| {
-        let len = store.run.with_value(|r| r.to_json().len());
-        if len > crate::model::MAX_RUN_BYTES {
-            store.alert.set(Some(too_long(len)));
+        let Some(json) = shareable(store) else {
             return;
-        }
-        let l = link(store);
+        };
+        let l = link(&json);
         shown_link.set(l.clone());
         super::inspect::copy_text(store, l, "Link", copied);
     };
@@ -293,11 +311,9 @@ pub fn SharePanel() -> impl IntoView {
         ));
     };
     let export = move |_| {
-        let json = store.run.with_value(SavedRun::to_json);
-        if json.len() > crate::model::MAX_RUN_BYTES {
-            store.alert.set(Some(too_long(json.len())));
+        let Some(json) = shareable(store) else {
             return;
-        }
+        };
         download(store, "a2a-run.json", "application/json", &json);
     };
     let import = move |ev: web_sys::Event| {

@@ -245,7 +245,7 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
             w.task_at(ti, at)
         })
         .collect();
-    let ty = if tasks.iter().any(|t| t["status"].get("pause").is_some()) {
+    let ty = if tasks.iter().any(shows_pause) {
         "proposal:ListTasksResponse"
     } else {
         "ListTasksResponse"
@@ -1006,11 +1006,16 @@ fn ext(v: Value) -> Value {
 
 /// `proposal` when the task or task-bearing value shows a proposed pause.
 fn proposal_if(task: &Value, plain: &'static str, proposal: &'static str) -> &'static str {
-    if task["status"].get("pause").is_some() {
+    if shows_pause(task) {
         proposal
     } else {
         plain
     }
+}
+
+/// Whether a task (or a task-bearing value) shows the proposal's `status.pause`.
+fn shows_pause(task: &Value) -> bool {
+    task["status"].get("pause").is_some()
 }
 
 /// Text at index `i` of the experiment's text table, which clarifications,
