@@ -466,6 +466,8 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     let m = wire::entry_messages(&e, seq, START);
     assert_eq!(method(&m[0]), Some("SendStreamingMessage"));
     assert_eq!(m[0].message["params"]["message"]["taskId"], tid);
+    let parts = &m[0].message["params"]["message"]["parts"];
+    assert_eq!(parts, &json!([{"text": "more"}]), "the text as sent");
     assert_error(&m[1], -32004, "UNSUPPORTED_OPERATION", &tid);
 
     let s = wire::subscribe(&e, START, CORE);
@@ -1267,10 +1269,12 @@ fn e_timeout_fail_in_both_encodings() {
             .as_str()
             .unwrap()
             .contains("timed out"));
-        // The lease ends when the timeout fires: 5 waiting minutes later.
-        assert_eq!(pz["pausedUntil"], status["timestamp"]);
+        // The lease ends when the timeout fires: exactly 5 minutes after
+        // pausedAt, and the FAILED update is stamped at that second.
         let at = pz["pausedAt"].as_str().unwrap();
-        assert!(at.starts_with("2026-01-01T00:00:03"), "{at}");
+        assert!(at.starts_with("2026-01-01T00:00:03."), "{at}");
+        let until = pz["pausedUntil"].as_str().unwrap();
+        assert_eq!(until, at.replacen("00:00:03.", "00:05:03.", 1));
         assert!(status["timestamp"]
             .as_str()
             .unwrap()
@@ -1345,6 +1349,38 @@ fn f_double_resume_in_both_encodings() {
 }
 
 #[test]
+fn refused_pause_and_resume_requests_show_what_was_sent() {
+    let mut e = proposal(|c| c.input_gate = 2);
+    while state(&e) != TaskState::InputRequired {
+        e.apply(Action::Step).unwrap();
+    }
+    let refused = pause(&mut e, PauseMode::FinishStep, "quota check");
+    assert_eq!(refused, Err(Refusal::NotPausable(TaskState::InputRequired)));
+    let p_seq = e.trace().last().unwrap().seq;
+    e.apply(Action::SupplyClarification("EU only".into()))
+        .unwrap();
+    pause(&mut e, PauseMode::InterruptImmediate, "").unwrap();
+    let bad = resume(&mut e, "not-the-token", Some("carry on"));
+    assert_eq!(bad, Err(Refusal::BadResumeToken));
+    let r_seq = e.trace().last().unwrap().seq;
+    for enc in ENCODINGS {
+        let p = wire::entry_messages_in(&e, p_seq, START, enc);
+        let params = params_of(&p[0], enc, "PauseTask");
+        assert_eq!(params["reason"], "quota check");
+        let r = wire::entry_messages_in(&e, r_seq, START, enc);
+        let params = params_of(&r[0], enc, "ResumeTask");
+        assert_eq!(params["resumeToken"], "not-the-token");
+        assert_eq!(params["input"], "carry on");
+    }
+    // Branching from before them drops what they sent with them.
+    assert!(e.sent(p_seq).is_some());
+    e.seek(1).unwrap();
+    e.apply(Action::Step).unwrap();
+    assert!(e.trace().iter().all(|t| t.seq != p_seq));
+    assert_eq!((e.sent(p_seq), e.sent(r_seq)), (None, None));
+}
+
+#[test]
 fn h_re_pause_returns_the_current_pause_in_both_encodings() {
     let e = scenario_h();
     let entries: Vec<&TraceEntry> = e
@@ -1360,6 +1396,7 @@ fn h_re_pause_returns_the_current_pause_in_both_encodings() {
         assert_eq!(again.len(), 2, "no new stream event");
         let params = params_of(&again[0], enc, "PauseTask");
         assert_eq!(params["mode"], "interrupt_immediate");
+        assert_eq!(params["reason"], "again", "the repeat as sent");
         assert_eq!(first[1].message["result"], again[1].message["result"]);
         let a = &again[1].message["result"];
         let pz = match enc {

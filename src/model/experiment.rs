@@ -82,6 +82,10 @@ pub struct Experiment {
     current_trace_start: usize,
     /// Steps and actions taken so far, accepted or refused.
     applied: u64,
+    /// The requests with a text (clarification, pause reason, resume token
+    /// and input) that were traced without recording a state, by trace
+    /// seq: what the client sent, for the wire.
+    sent: Vec<(u32, Action)>,
 }
 
 impl Experiment {
@@ -106,6 +110,7 @@ impl Experiment {
             next_seq: 1,
             current_trace_start: 0,
             applied: 0,
+            sent: Vec::new(),
         };
         exp.create_task(None);
         exp
@@ -316,6 +321,14 @@ impl Experiment {
         self.texts.get(index as usize).map(String::as_str)
     }
 
+    /// The request of trace entry `seq` as sent, when it carried a text and
+    /// recorded no state (a refused or idempotent clarification, PauseTask
+    /// or ResumeTask whose answer is on the wire).
+    pub fn sent(&self, seq: u32) -> Option<&Action> {
+        let i = self.sent.binary_search_by_key(&seq, |s| s.0).ok()?;
+        Some(&self.sent[i].1)
+    }
+
     /// Proposal: the resume token of the viewed PAUSED state, if any.
     pub fn resume_token(&self) -> Option<&str> {
         let pause = self.snapshot().pause?;
@@ -393,13 +406,13 @@ impl Experiment {
         match effect {
             Err(refusal) => {
                 if room {
-                    self.trace_only(requested_event(&action), Outcome::Refused(refusal));
+                    self.trace_only(action, Outcome::Refused(refusal));
                 }
                 Err(refusal)
             }
             Ok(false) => {
                 if room {
-                    self.trace_only(requested_event(&action), Outcome::Unchanged);
+                    self.trace_only(action, Outcome::Unchanged);
                 }
                 Ok(Applied::Unchanged)
             }
@@ -652,9 +665,22 @@ impl Experiment {
         });
     }
 
-    /// Traces a client request that recorded nothing.
-    fn trace_only(&mut self, event: Event, outcome: Outcome) {
+    /// Traces a client request that recorded nothing, keeping the texts it
+    /// carried when its answer is on the wire.
+    fn trace_only(&mut self, action: Action, outcome: Outcome) {
+        let event = requested_event(&action);
         let seq = self.take_seq();
+        let on_wire = match outcome {
+            Outcome::Refused(r) => r.code().is_some(),
+            _ => true,
+        };
+        let texts = matches!(
+            action,
+            Action::SupplyClarification(_) | Action::PauseTask { .. } | Action::ResumeTask { .. }
+        );
+        if on_wire && texts {
+            self.sent.push((seq, action));
+        }
         let rec = *self.viewed_record();
         self.trace.push(TraceEntry {
             seq,
@@ -693,6 +719,9 @@ impl Experiment {
             .filter(|e| e.task != current || e.at <= keep_id)
             .collect();
         self.trace.extend(tail);
+        let trace = &self.trace;
+        self.sent
+            .retain(|(seq, _)| trace.binary_search_by_key(seq, |e| e.seq).is_ok());
         gone
     }
 }

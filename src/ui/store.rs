@@ -20,6 +20,9 @@ pub const SPEEDS: [(&str, f64); 5] = [
 ];
 
 /// The clarification text a fresh page proposes.
+/// Proposal: a resume token no pause issues, sent by *Resume with wrong token*.
+const WRONG_RESUME_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
+
 pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 100 EUR.";
 
 /// Shared, `Copy` handle to the page's state.
@@ -196,7 +199,7 @@ impl Store {
             self.exp
                 .with(|e| e.resume_token().unwrap_or_default().to_string())
         } else {
-            crate::wire::WRONG_RESUME_TOKEN.to_string()
+            WRONG_RESUME_TOKEN.to_string()
         };
         let input = self.resume_input.get();
         Action::ResumeTask {

@@ -58,9 +58,8 @@
 //!   the resumed `statusUpdate` carries the RFC's `metadata` (`cause`
 //!   explicit_resume / condition_fired / timeout). Errors -32010 / -32011
 //!   (proposed), ErrorInfo reasons `PAUSE_NOT_ALLOWED` / `RESUME_TOKEN_INVALID`.
-//!   A refused resume's token is not recorded: it shows the task's last issued
-//!   token when that one was used, else [`WRONG_RESUME_TOKEN`], the token the
-//!   page's *Resume with wrong token* sends.
+//!   A refused or idempotent request shows the texts it was sent with
+//!   (reason, resume token, input), kept by the model for the wire.
 //! - `V1Extension`, what a v1.0 peer may send today: the state stays WORKING;
 //!   the pause and the resume detail travel in `metadata` under
 //!   [`PAUSE_EXTENSION`] (`{"pause": TaskPause}` on a Task or statusUpdate, the
@@ -77,9 +76,9 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    a2a_error, A2aError, Artifact, Event, Experiment, Initiator, Outcome, ResumeCause, Snapshot,
-    TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN,
-    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
+    a2a_error, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome, ResumeCause,
+    Snapshot, TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
+    SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -156,9 +155,6 @@ pub enum PauseEncoding {
     /// A v1.0 extension: WORKING plus metadata under [`PAUSE_EXTENSION`].
     V1Extension,
 }
-
-/// Proposal: a resume token no pause issues (*Resume with wrong token*).
-pub const WRONG_RESUME_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
 
 /// The URI of the pause extension (v1.0 encoding of the proposal).
 pub const PAUSE_EXTENSION: &str = "https://a2a-control-room.example/extensions/pause/v1";
@@ -677,7 +673,15 @@ impl<'a> Walk<'a> {
             Event::Clarified => {
                 let rec = task.records().iter().find(|r| r.id == e.seq);
                 let text = rec.and_then(|r| exp.clarification(&r.snap));
-                text.unwrap_or("Here is the clarification.").to_string()
+                let sent = match exp.sent(e.seq) {
+                    Some(Action::SupplyClarification(t)) if !t.trim().is_empty() => {
+                        Some(t.as_str())
+                    }
+                    _ => None,
+                };
+                text.or(sent)
+                    .unwrap_or("Here is the clarification.")
+                    .to_string()
             }
             _ => return None,
         };
@@ -742,10 +746,9 @@ impl<'a> Walk<'a> {
             v["reason"] = reason.into();
         }
         v["pausedAt"] = timestamp(at).into();
-        // The deadline on the task's clock: the instant the timeout fires.
+        // The instant the timeout fires: exactly the timeout after pausedAt.
         if let Some(d) = p.deadline_s {
-            let own = self.base_s[ti] + i64::from(s.active_s + d);
-            v["pausedUntil"] = timestamp(self.start_ms + 1000 * own).into();
+            v["pausedUntil"] = timestamp(at + 1000 * i64::from(d - p.since_s)).into();
         }
         let minutes = p.deadline_s.map(|d| (d - p.since_s) / WAIT_STEP_S);
         v["resumeToken"] = text(exp, p.token).unwrap_or_default().into();
@@ -848,11 +851,14 @@ impl<'a> Walk<'a> {
         let mut params = obj!("taskId" => tid);
         let (method, words, resume) = match e.event {
             Event::PauseRequested { mode } => {
-                let reason = snap
-                    .filter(|_| done)
-                    .and_then(|s| s.pause.map(|p| p.reason).or(s.pending.map(|p| p.reason)))
-                    .and_then(|i| text(exp, i))
-                    .filter(|r| !r.is_empty());
+                let reason = match exp.sent(seq) {
+                    Some(Action::PauseTask { reason, .. }) => Some(reason.as_str()),
+                    _ => snap
+                        .filter(|_| done)
+                        .and_then(|s| s.pause.map(|p| p.reason).or(s.pending.map(|p| p.reason)))
+                        .and_then(|i| text(exp, i)),
+                };
+                let reason = reason.filter(|r| !r.is_empty());
                 if let Some(r) = reason {
                     params["reason"] = r.into();
                 }
@@ -866,18 +872,20 @@ impl<'a> Walk<'a> {
                 had_input,
                 continue_transcript,
             } => {
-                // The token given: the pause's when recorded; a refused one
-                // is not kept, so a used token shows as the last one issued.
-                let bound = if done { seq - 1 } else { e.at };
-                let records = exp.tasks()[ti].records().iter().rev();
-                let last = records.filter(|r| r.id <= bound).find_map(|r| r.snap.pause);
-                let paused = snap.is_some_and(|s| s.pause.is_some());
-                let token = match last {
-                    Some(p) if done || !paused => text(exp, p.token),
-                    _ => None,
+                // The token and input given: a refused request's as sent;
+                // an accepted one's, the pause's token and the input kept.
+                let (token, input) = match exp.sent(seq) {
+                    Some(Action::ResumeTask { token, input, .. }) => {
+                        (Some(token.as_str()), input.as_deref())
+                    }
+                    _ => {
+                        let records = exp.tasks()[ti].records().iter().rev();
+                        let last = records.filter(|r| r.id < seq).find_map(|r| r.snap.pause);
+                        let token = last.and_then(|p| text(exp, p.token));
+                        (token, snap.and_then(|s| exp.resume_input(s)))
+                    }
                 };
-                params["resumeToken"] = token.unwrap_or(WRONG_RESUME_TOKEN).into();
-                let input = snap.filter(|_| done).and_then(|s| exp.resume_input(s));
+                params["resumeToken"] = token.unwrap_or_default().into();
                 if let Some(i) = input {
                     params["input"] = i.into();
                 }
