@@ -523,6 +523,11 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         "the spec/SDK disagreement is said"
     );
     assert_eq!(p.state(), "TASK_STATE_REJECTED", "nothing changed");
+    assert_eq!(
+        p.text("[data-testid=agent-card-title]"),
+        "Agent card (AgentCard)",
+        "a plain v1.0 card without the proposal"
+    );
 }
 
 fn exists(p: &Page, sel: &str) -> bool {
@@ -554,8 +559,13 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     p.click("#step").await; // unit 1 done: the pause takes effect
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     assert!(p.text(".state-line").contains("Paused (proposal)"));
-    // The pause on the wire, in both encodings.
+    // The pause on the wire, in both encodings; the agent card says which.
     assert_eq!(payload_types(&p), ["proposal:StreamResponse"]);
+    let title = p.text("[data-testid=agent-card-title]");
+    assert!(
+        title.contains("proposal") && title.contains("not A2A v1.0"),
+        "{title}"
+    );
     assert!(p
         .text("[data-testid=wire-messages]")
         .contains("TASK_STATE_PAUSED"));
@@ -567,6 +577,8 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
         "{raw}"
     );
     assert!(raw.contains("extensions/pause/v1"), "{raw}");
+    let title = p.text("[data-testid=agent-card-title]");
+    assert!(title.contains("pause extension, a proposal"), "{title}");
     let token = p.text("[data-testid=resume-token]");
     assert_eq!(token.len(), 36);
     p.click("#step").await; // one minute of waiting
@@ -590,9 +602,14 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
     p.choose("#resume-event", "pr.merged").await;
     p.click("#step").await;
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
-    assert!(p
-        .text("[data-testid=pause-details]")
-        .contains("agent (AwaitTaskResumption)"));
+    let details = p.text("[data-testid=pause-details]");
+    assert!(details.contains("agent (AwaitTaskResumption)"), "{details}");
+    // The reason the wire carries; no PauseTask mode.
+    assert!(
+        details.contains("Waiting for pr.merged before unit 1 of 4."),
+        "{details}"
+    );
+    assert!(details.contains("a self-park has none"), "{details}");
     p.type_text("#event-to-fire", "build.done").await;
     p.click("#act-fire-event").await;
     assert_eq!(

@@ -60,7 +60,7 @@ fn a_client_pause_and_resume_keeps_the_work_and_completes() {
     );
     let p = e.snapshot().pause.unwrap();
     assert_eq!(p.by, Initiator::Client);
-    assert_eq!(e.pause_reason(), Some("operator break"));
+    assert_eq!(e.pause_reason().as_deref(), Some("operator break"));
     let t = token(&e);
     assert!(uuid::Uuid::parse_str(&t).is_ok());
     steps(&mut e, 3);

@@ -335,10 +335,27 @@ impl Experiment {
         self.texts.get(pause.token as usize).map(String::as_str)
     }
 
-    /// Proposal: the reason of the viewed pause, if one was given.
-    pub fn pause_reason(&self) -> Option<&str> {
-        let pause = self.snapshot().pause?;
-        self.texts.get(pause.reason as usize).map(String::as_str)
+    /// Proposal: the reason of the viewed pause (see [`Self::pause_reason_of`]).
+    pub fn pause_reason(&self) -> Option<String> {
+        self.pause_reason_of(self.snapshot())
+    }
+
+    /// Proposal: the reason of a snapshot's pause, as `TaskPause.reason`
+    /// carries it: the client's, if it gave one, or the agent's own when it
+    /// parked itself.
+    pub fn pause_reason_of(&self, snap: &Snapshot) -> Option<String> {
+        let p = snap.pause?;
+        if p.by == Initiator::Client {
+            let given = self.texts.get(p.reason as usize).filter(|r| !r.is_empty());
+            return given.cloned();
+        }
+        let (u, n) = (snap.completed_units + 1, self.config.work_units);
+        Some(if p.event {
+            let event = self.config.resume_event;
+            format!("Waiting for {} before unit {u} of {n}.", event.as_str())
+        } else {
+            format!("Parked before unit {u} of {n} until resumed.")
+        })
     }
 
     /// Proposal: the text of a snapshot's resume input, if one was given.

@@ -73,10 +73,12 @@ pub fn ControlRoom(
                 <guide::GuidePanel/>
                 <configure::ConfigurePanel/>
             </div>
+            // The actions come first in their column, in view beside
+            // Playback when a task stops for input.
             <div class="col col-state">
+                <actions::ActPanel/>
                 <lifecycle::DiagramPanel/>
                 <inspect::InspectPanel/>
-                <actions::ActPanel/>
                 <tasks::TasksPanel/>
             </div>
             <div class="col col-trace">

@@ -146,6 +146,11 @@ pub fn InspectPanel() -> impl IntoView {
                     crate::model::Initiator::Client => "client (PauseTask)",
                     crate::model::Initiator::Agent => "agent (AwaitTaskResumption)",
                 };
+                // A mode is what a client's PauseTask asks for.
+                let mode = match p.by {
+                    crate::model::Initiator::Client => p.mode.name(),
+                    crate::model::Initiator::Agent => "— (a self-park has none)",
+                };
                 let event = e.config().resume_event;
                 let conditions = match (p.event, p.deadline_s) {
                     (false, None) => "none: only ResumeTask wakes it".to_string(),
@@ -160,8 +165,8 @@ pub fn InspectPanel() -> impl IntoView {
                 Some(view! {
                     <dl class="facts pause" data-testid="pause-details">
                         <dt>"Paused by"</dt><dd>{by}</dd>
-                        <dt>"Mode"</dt><dd>{p.mode.name()}</dd>
-                        <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or("—").to_string()}</dd>
+                        <dt>"Mode"</dt><dd>{mode}</dd>
+                        <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or_else(|| "—".into())}</dd>
                         <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
                         <dt>"Wakes on"</dt><dd>{conditions}</dd>
                     </dl>

@@ -200,7 +200,7 @@ impl std::fmt::Display for Pct {
 }
 
 /// The time bar of the viewed task as SVG markup: each unit's worked seconds
-/// (alternately shaded, lost work hatched), waiting as gaps, the planned
+/// (in two alternating solid shades, lost work hatched), waiting as gaps, the planned
 /// rest outlined, FAILED / CANCELED / COMPLETED / REJECTED marked, and a cursor
 /// at the viewed state.
 pub fn timebar_svg(bar: &TimeBar) -> String {

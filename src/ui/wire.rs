@@ -116,6 +116,17 @@ pub fn WirePanel() -> impl IntoView {
         }
         Some(_) => "Enabled once the viewed task is terminal.",
     };
+    // With the proposal on, the card declares it: as the RFC's capability
+    // flags (not v1.0 fields) or as a v1.0 extension.
+    let card_title = move || match (proposal(), store.pause_encoding.get()) {
+        (false, _) => "Agent card (AgentCard)",
+        (true, PauseEncoding::ProposedCore) => {
+            "Agent card (proposal: AgentCard with the RFC's pause capabilities, not A2A v1.0)"
+        }
+        (true, PauseEncoding::V1Extension) => {
+            "Agent card (AgentCard declaring the pause extension, a proposal)"
+        }
+    };
     // One message as its object; several as an array: valid JSON either way.
     let raw = move || {
         messages
@@ -227,7 +238,7 @@ pub fn WirePanel() -> impl IntoView {
                 })}
             </ol>
             <details class="card">
-                <summary>"Agent card (AgentCard)"</summary>
+                <summary data-testid="agent-card-title">{card_title}</summary>
                 <pre class="json" tabindex="0">
                     {move || {
                         let card = wire::agent_card_in(proposal(), store.pause_encoding.get());

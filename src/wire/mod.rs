@@ -733,16 +733,7 @@ impl<'a> Walk<'a> {
         let agent = p.by == Initiator::Agent;
         let by = if agent { "AGENT" } else { "CLIENT" };
         let mut v = obj!("initiatedBy" => format!("PAUSE_INITIATOR_{by}"));
-        let (u, n) = (s.completed_units + 1, c.work_units);
-        let reason = match text(exp, p.reason) {
-            Some(r) => r.to_string(),
-            None if p.event => format!(
-                "Waiting for {} before unit {u} of {n}.",
-                c.resume_event.as_str()
-            ),
-            None => format!("Parked before unit {u} of {n} until resumed."),
-        };
-        if !reason.is_empty() {
+        if let Some(reason) = exp.pause_reason_of(s) {
             v["reason"] = reason.into();
         }
         v["pausedAt"] = timestamp(at).into();
