@@ -1473,3 +1473,56 @@ fn agent_cards_declare_the_proposal() {
     keys(&x[0], &mut k);
     assert!(k.iter().all(|k| k != "required"));
 }
+
+/// The `status.timestamp` of every statusUpdate and Task the stream carried
+/// up to the viewed state, the last one last.
+fn streamed_status_times(e: &Experiment, enc: PauseEncoding) -> Vec<Value> {
+    wire::transcript_in(e, START, enc)
+        .iter()
+        .filter(|m| m.entry.is_some_and(|s| s <= e.viewed_record().id))
+        .filter_map(|m| {
+            let r = &m.message["result"];
+            let s = r["statusUpdate"]["status"].get("timestamp");
+            s.or(r["task"]["status"].get("timestamp")).cloned()
+        })
+        .collect()
+}
+
+#[test]
+fn get_task_and_list_tasks_carry_the_time_the_status_was_sent_not_the_latest_second() {
+    // Worked seconds, an input gate, a pending pause, waited minutes and a
+    // resume: only the changes are streamed.
+    let mut e = proposal(|c| c.input_gate = 2);
+    while state(&e) != TaskState::InputRequired {
+        e.apply(Action::Step).unwrap();
+    }
+    e.apply(Action::SupplyClarification("EU".into())).unwrap();
+    steps(&mut e, 1);
+    pause(&mut e, PauseMode::FinishStep, "review").unwrap();
+    to_pause(&mut e);
+    steps(&mut e, 2);
+    let t = e.resume_token().unwrap().to_string();
+    resume(&mut e, &t, None).unwrap();
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    let last = e.viewed_task().records().len();
+    let mut silent = 0;
+    for pos in 0..last {
+        e.seek(pos).unwrap();
+        for enc in ENCODINGS {
+            let sent = streamed_status_times(&e, enc);
+            let got = &wire::get_task(&e, START, enc)[1].message["result"]["status"]["timestamp"];
+            assert_eq!(Some(got), sent.last(), "GetTask at state {pos}");
+            let listed = &wire::list_tasks(&e, START, enc)[1].message["result"]["tasks"][0];
+            assert_eq!(
+                &listed["status"]["timestamp"], got,
+                "ListTasks at state {pos}"
+            );
+        }
+        silent += usize::from(matches!(
+            e.viewed_task().records()[pos].snap.state,
+            TaskState::Working
+        ));
+    }
+    assert!(silent > 5, "worked seconds were checked");
+}

@@ -596,9 +596,28 @@ impl<'a> Walk<'a> {
         let task = obj!(
             "id" => task_id(self.exp, ti),
             "contextId" => self.exp.context_id(),
-            "status" => self.status(rec),
+            "status" => self.status(self.status_since(ti, rec)),
         );
         self.with_pause(task, ti, rec)
+    }
+
+    /// The recorded state whose status the task of `rec` still has: the
+    /// last one up to `rec` that changed its state or pause. Worked and
+    /// waited seconds, and a pause still pending, send no status, so they
+    /// do not move `TaskStatus.timestamp`.
+    fn status_since(&self, ti: usize, rec: u32) -> u32 {
+        let records = self.exp.tasks()[ti].records();
+        let token = |i: usize| records[i].snap.pause.map(|p| p.token);
+        let Ok(mut i) = records.binary_search_by_key(&rec, |r| r.id) else {
+            return rec;
+        };
+        while i > 0
+            && records[i].snap.state == records[i - 1].snap.state
+            && token(i) == token(i - 1)
+        {
+            i -= 1;
+        }
+        records[i].id
     }
 
     fn status_update(&self, ti: usize, rec: u32) -> Value {
