@@ -267,6 +267,8 @@ fn only_the_matching_event_wakes_a_conditioned_self_park() {
         Ok(Applied::Unchanged)
     );
     assert_eq!(state(&e), TaskState::Paused);
+    let traced = e.trace().last().unwrap().outcome_text();
+    assert_eq!(traced, "no effect: nothing waits for this event");
     assert_eq!(
         e.apply(Action::FireEvent("   ".into())),
         Err(Refusal::EmptyEventName)

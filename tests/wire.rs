@@ -461,7 +461,9 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     let mut e = exp(cfg());
     run(&mut e, 100);
     let tid = e.tasks()[0].id.clone();
-    assert!(e.apply(Action::SupplyClarification("more".into())).is_err());
+    let refusal = e.apply(Action::SupplyClarification("more".into()));
+    let why = refusal.unwrap_err().to_string();
+    assert!(why.contains("terminal") && why.contains("-32004"), "{why}");
     let seq = e.trace().last().unwrap().seq;
     let m = wire::entry_messages(&e, seq, START);
     assert_eq!(method(&m[0]), Some("SendStreamingMessage"));
@@ -1245,6 +1247,8 @@ fn c_condition_fires_in_both_encodings() {
         assert_eq!(u["status"]["state"], "TASK_STATE_WORKING");
         assert_eq!(resumed_of(u, enc)["cause"], "condition_fired");
         assert_eq!(resumed_of(u, enc)["hadResumeInput"], false);
+        let said = wire::explain(&f[0]);
+        assert!(said.ends_with("(resumed: its event fired)"), "{said}");
     }
 }
 

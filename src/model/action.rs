@@ -208,6 +208,10 @@ impl fmt::Display for Refusal {
                 f,
                 "The task is terminal ({s}) and cannot run again; start a follow-up task instead."
             ),
+            Refusal::NotInputRequired(s) if s.is_terminal() => write!(
+                f,
+                "The task is terminal ({s}) and accepts no more messages: UnsupportedOperationError (-32004)."
+            ),
             Refusal::NotInputRequired(s) => write!(
                 f,
                 "Clarification is only accepted in TASK_STATE_INPUT_REQUIRED; the task is {s}."

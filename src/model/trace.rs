@@ -167,6 +167,10 @@ impl TraceEntry {
     pub fn outcome_text(&self) -> String {
         match self.outcome {
             Outcome::Done => "ok".into(),
+            // An event nothing waits for is not a repeat of anything.
+            Outcome::Unchanged if self.event == Event::EventFired => {
+                "no effect: nothing waits for this event".into()
+            }
             Outcome::Unchanged => "unchanged (idempotent)".into(),
             Outcome::Refused(r) => match r.code() {
                 Some(code) => format!("refused {code}: {r}"),

@@ -166,7 +166,9 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " A pause is refused in TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
+                " The RFC names the three modes but leaves what they do open (its open question 3): \
+                 these are this simulator's readings. A pause is refused in \
+                 TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
             </p>
             <TextField id="pause-reason" label="Pause reason" value=store.pause_reason/>
             <ActionButton

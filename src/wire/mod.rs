@@ -385,10 +385,10 @@ pub fn explain(m: &WireMessage) -> String {
             let note = if m.get("pause").is_some() {
                 " (paused, extension)"
             } else if let Some(c) = m["cause"].as_str() {
-                if c == "explicit_resume" {
-                    " (resumed)"
-                } else {
-                    " (resumed: condition or timeout)"
+                match c {
+                    "explicit_resume" => " (resumed)",
+                    "condition_fired" => " (resumed: its event fired)",
+                    _ => " (resumed: its timeout)",
                 }
             } else {
                 ""
