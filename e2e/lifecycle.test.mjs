@@ -259,11 +259,13 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
     const desk = await openPage(browser(), '', { viewport: { width, height: 800 } });
     const onDesk = await boxes(desk);
     const at = (word) => onDesk.find((b) => b.h.startsWith(word));
-    assert.ok(at('Configure').x < at('Act').x, `${width}: settings left of the task`);
-    assert.ok(Math.abs(at('Your experiment').y - at('Act').y) < 2, `${width}: the columns start on one line`);
+    assert.ok(at('Configure').x < at('Lifecycle').x, `${width}: settings left of the task`);
+    assert.ok(Math.abs(at('Act').y - at('Lifecycle').y) < 2, `${width}: the columns start on one line`);
     // What Play stops for is answered without scrolling: the actions are in
     // the first screen, beside Playback.
-    for (const name of ['Play', 'Supply clarification', 'Authorize', 'Request cancellation']) {
+    const diagram = await desk.locator('.diagram svg').boundingBox();
+    assert.ok(diagram.y < 800, `${width}: the state diagram starts in the first screen`);
+    for (const name of ['Play', 'Supply clarification', 'Authorize']) {
       const box = await desk.getByRole('button', { name, exact: true }).boundingBox();
       assert.ok(box.y + box.height <= 800, `${width}: "${name}" is below the first screen (${box.y})`);
     }

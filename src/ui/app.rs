@@ -69,14 +69,15 @@ pub fn ControlRoom(
             // The columns in the order they are shown, read and focused at
             // every width: side by side on a wide screen, one after another
             // on a phone.
+            // What you do, what the task is, what was said. The actions
+            // come first, in the first screen with Playback and the
+            // diagram, for when a task stops for input.
             <div class="col col-controls">
+                <actions::ActPanel/>
                 <guide::GuidePanel/>
                 <configure::ConfigurePanel/>
             </div>
-            // The actions come first in their column, in view beside
-            // Playback when a task stops for input.
             <div class="col col-state">
-                <actions::ActPanel/>
                 <lifecycle::DiagramPanel/>
                 <inspect::InspectPanel/>
                 <tasks::TasksPanel/>

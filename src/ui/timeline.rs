@@ -60,6 +60,9 @@ pub fn TimelinePanel() -> impl IntoView {
                     )
                 })}
             </p>
+            // One box whether a note is shown or not (beside Playback), so
+            // moving to an earlier state moves nothing below.
+            <div class="view-note">
             <Show when=move || { later() > 0 && !read_only() }>
                 <p class="warning" data-testid="discard-warning">
                     {move || {
@@ -76,6 +79,7 @@ pub fn TimelinePanel() -> impl IntoView {
                     "You are viewing an earlier task of this context: read-only. Select the latest task to act."
                 </p>
             </Show>
+            </div>
         </section>
     }
 }
