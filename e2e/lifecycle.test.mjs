@@ -259,7 +259,8 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
     const desk = await openPage(browser(), '', { viewport: { width, height: 800 } });
     const onDesk = await boxes(desk);
     const at = (word) => onDesk.find((b) => b.h.startsWith(word));
-    assert.ok(at('Configure').x < at('Lifecycle').x, `${width}: settings left of the task`);
+    assert.ok(at('Your experiment').x < at('Lifecycle').x, `${width}: the guide left of the task`);
+    assert.ok(Math.abs(at('Configure').x - at('Lifecycle').x) < 2, `${width}: the settings under the task`);
     assert.ok(Math.abs(at('Act').y - at('Lifecycle').y) < 2, `${width}: the columns start on one line`);
     // What Play stops for is answered without scrolling: the actions are in
     // the first screen, beside Playback.
@@ -269,6 +270,11 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
       const box = await desk.getByRole('button', { name, exact: true }).boundingBox();
       assert.ok(box.y + box.height <= 800, `${width}: "${name}" is below the first screen (${box.y})`);
     }
+    // The guide is one click away from the top of the page, and keeps focus.
+    await desk.getByTestId('to-guide').click();
+    await desk.waitForFunction(() => document.activeElement?.matches('section.guide'));
+    const guide = await desk.locator('section.guide').boundingBox();
+    assert.ok(guide.y > -2 && guide.y < 400, `${width}: the guide is shown at the top (${guide.y})`);
     for (let i = 1; i < onDesk.length; i++) {
       const [a, b] = [onDesk[i - 1], onDesk[i]];
       const sameColumn = Math.abs(a.x - b.x) < 2 && b.y > a.y;

@@ -38,6 +38,9 @@ pub fn ControlRoom(
         <header class="masthead">
             <p class="eyebrow">"A2A · Task Control Room"</p>
             <h1>"A2A Task Control Room"</h1>
+            <button class="link to-guide" data-testid="to-guide" on:click=move |_| show_guide()>
+                "New here? Start with an experiment."
+            </button>
             <p class="lede">
                 "Task lifecycle: resume interrupted work. Interrupt a simulated A2A v1.0 task, "
                 "supply what it needs, and follow the actual state and artifact changes."
@@ -71,16 +74,17 @@ pub fn ControlRoom(
             // on a phone.
             // What you do, what the task is, what was said. The actions
             // come first, in the first screen with Playback and the
-            // diagram, for when a task stops for input.
+            // diagram, for when a task stops for input; the task's settings
+            // close its column.
             <div class="col col-controls">
                 <actions::ActPanel/>
                 <guide::GuidePanel/>
-                <configure::ConfigurePanel/>
             </div>
             <div class="col col-state">
                 <lifecycle::DiagramPanel/>
                 <inspect::InspectPanel/>
                 <tasks::TasksPanel/>
+                <configure::ConfigurePanel/>
             </div>
             <div class="col col-trace">
                 <trace::TracePanel/>
@@ -163,6 +167,16 @@ fn keep_focus_in_panel() {
         });
     });
     on_cleanup(move || handle.remove());
+}
+
+/// Scrolls to *Your experiment* and puts keyboard focus on it.
+fn show_guide() {
+    let panel = document().query_selector("section.guide").ok().flatten();
+    if let Some(el) = panel.and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.set_attribute("tabindex", "-1");
+        el.scroll_into_view();
+        let _ = el.focus();
+    }
 }
 
 /// Space toggles Play/Pause, → steps, `[` and `]` move through recorded
