@@ -130,6 +130,8 @@ test('a whole experiment with the keyboard alone', async () => {
   await tabTo(page, 'Play', { back: true });
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  // Play disabled itself: focus stays in its panel, not on the page.
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-labelledby') === 'playback-h');
   const taskId = await text(page, 'task-id');
 
   // Supply the clarification: type it, then press the button.
@@ -270,6 +272,18 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
       const box = await desk.getByRole('button', { name, exact: true }).boundingBox();
       assert.ok(box.y + box.height <= 800, `${width}: "${name}" is below the first screen (${box.y})`);
     }
+    // Going to an earlier state shows the note beside Playback and moves
+    // nothing below it.
+    for (let i = 0; i < 3; i++) await desk.locator('#step').click();
+    const actTop = () => desk.locator('section[aria-labelledby=act-h]').evaluate((el) => el.getBoundingClientRect().top);
+    const before = await actTop();
+    await desk.evaluate(() => {
+      const slider = document.getElementById('recorded-state');
+      slider.value = 0;
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+    });
+    await desk.getByTestId('discard-warning').waitFor();
+    assert.equal(await actTop(), before, `${width}: the note on an earlier state moved the panels below`);
     // The guide is one click away from the top of the page, and keeps focus.
     await desk.getByTestId('to-guide').click();
     await desk.waitForFunction(() => document.activeElement?.matches('section.guide'));

@@ -470,6 +470,12 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     assert_eq!(m[0].message["params"]["message"]["taskId"], tid);
     let parts = &m[0].message["params"]["message"]["parts"];
     assert_eq!(parts, &json!([{"text": "more"}]), "the text as sent");
+    // An empty one too: nothing is made up.
+    let _ = e.apply(Action::SupplyClarification(String::new()));
+    let seq = e.trace().last().unwrap().seq;
+    let m = wire::entry_messages(&e, seq, START);
+    let parts = &m[0].message["params"]["message"]["parts"];
+    assert_eq!(parts, &json!([{"text": ""}]));
     assert_error(&m[1], -32004, "UNSUPPORTED_OPERATION", &tid);
 
     let s = wire::subscribe(&e, START, CORE);
@@ -1190,6 +1196,8 @@ fn a_pause_and_resume_in_both_encodings() {
         assert_eq!(meta["cause"], "explicit_resume");
         assert_eq!(meta["hadResumeInput"], true);
         assert_eq!(meta["resumedAt"], u["status"]["timestamp"]);
+        let said = wire::explain(&r[2]);
+        assert!(said.ends_with("(resumed by ResumeTask)"), "{said}");
 
         // Completion as usual: artifact (with the resume input), then COMPLETED.
         let t = wire::transcript_in(&e, START, enc);
@@ -1273,12 +1281,17 @@ fn e_timeout_fail_in_both_encodings() {
             .as_str()
             .unwrap()
             .contains("timed out"));
-        // The lease ends when the timeout fires: exactly 5 minutes after
-        // pausedAt, and the FAILED update is stamped at that second.
+        // The lease ends at the deadline, 5 minutes on the task's clock
+        // after the pause's second; the timeout fires there, never before.
         let at = pz["pausedAt"].as_str().unwrap();
         assert!(at.starts_with("2026-01-01T00:00:03."), "{at}");
         let until = pz["pausedUntil"].as_str().unwrap();
-        assert_eq!(until, at.replacen("00:00:03.", "00:05:03.", 1));
+        assert_eq!(until, "2026-01-01T00:05:03.000Z");
+        let fired = status["timestamp"].as_str().unwrap();
+        assert!(
+            fired >= until && fired.starts_with("2026-01-01T00:05:03."),
+            "{fired}"
+        );
         assert!(status["timestamp"]
             .as_str()
             .unwrap()

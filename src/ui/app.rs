@@ -33,6 +33,7 @@ pub fn ControlRoom(
     playback_clock(store);
     keyboard_shortcuts(store);
     keep_focus_in_panel();
+    keep_focus_when_play_stops(store);
 
     view! {
         <header class="masthead">
@@ -146,27 +147,47 @@ fn keep_focus_in_panel() {
             return;
         };
         // After the DOM has caught up with the action.
-        request_animation_frame(move || {
-            let active = document().active_element();
-            let lost = active
-                .as_ref()
-                .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
-            let gone = !button.is_connected();
-            if !(lost && (gone || button.has_attribute("disabled"))) {
-                return;
-            }
-            let target = if gone {
-                document().query_selector("main").ok().flatten()
-            } else {
-                button.closest("section.panel").ok().flatten()
-            };
-            if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = el.set_attribute("tabindex", "-1");
-                let _ = el.focus();
-            }
-        });
+        request_animation_frame(move || refocus_if_lost(&button));
     });
     on_cleanup(move || handle.remove());
+}
+
+/// Play disables itself when the task stops for input, authorization, a
+/// pause or its end: focus on it goes to the Playback panel, as for a click.
+fn keep_focus_when_play_stops(store: Store) {
+    Effect::new(move |was_playing: Option<bool>| {
+        let playing = store.playing.get();
+        if was_playing == Some(true) && !playing {
+            request_animation_frame(|| {
+                if let Some(play) = document().get_element_by_id("play") {
+                    refocus_if_lost(play.unchecked_ref());
+                }
+            });
+        }
+        playing
+    });
+}
+
+/// If focus was on `button` (or fell to the page) and the button is now
+/// disabled or gone, focus its panel (the main area when it is gone).
+fn refocus_if_lost(button: &web_sys::HtmlElement) {
+    let active = document().active_element();
+    let lost = active
+        .as_ref()
+        .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
+    let gone = !button.is_connected();
+    if !(lost && (gone || button.has_attribute("disabled"))) {
+        return;
+    }
+    let target = if gone {
+        document().query_selector("main").ok().flatten()
+    } else {
+        button.closest("section.panel").ok().flatten()
+    };
+    if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let _ = el.set_attribute("tabindex", "-1");
+        let _ = el.focus();
+    }
 }
 
 /// Scrolls to *Your experiment* and puts keyboard focus on it.

@@ -1,7 +1,16 @@
 //! Timeline: a slider over the viewed task's recorded states.
 
 use super::store::{plural, Store};
+use crate::model::MAX_TRACE_ENTRIES;
 use leptos::prelude::*;
+
+/// What acting now does to the `n` later recorded states of the viewed task.
+fn discard_note(n: usize) -> String {
+    format!(
+        "You are viewing an earlier state. A Step, Play or an action accepted now discards the {n} later recorded state{} of this task; a refused one discards nothing.",
+        plural(n)
+    )
+}
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
@@ -61,17 +70,13 @@ pub fn TimelinePanel() -> impl IntoView {
                 })}
             </p>
             // One box whether a note is shown or not (beside Playback), so
-            // moving to an earlier state moves nothing below.
+            // moving to an earlier state moves nothing below: an invisible
+            // copy of the longest note holds its room.
             <div class="view-note">
+            <p class="warning sizer" aria-hidden="true">{discard_note(MAX_TRACE_ENTRIES)}</p>
             <Show when=move || { later() > 0 && !read_only() }>
                 <p class="warning" data-testid="discard-warning">
-                    {move || {
-                        let n = later();
-                        format!(
-                            "You are viewing an earlier state. A Step, Play or an action accepted now discards the {n} later recorded state{} of this task; a refused one discards nothing.",
-                            plural(n)
-                        )
-                    }}
+                    {move || discard_note(later())}
                 </p>
             </Show>
             <Show when=read_only>

@@ -386,9 +386,10 @@ pub fn explain(m: &WireMessage) -> String {
                 " (paused, extension)"
             } else if let Some(c) = m["cause"].as_str() {
                 match c {
-                    "explicit_resume" => " (resumed)",
+                    "explicit_resume" => " (resumed by ResumeTask)",
                     "condition_fired" => " (resumed: its event fired)",
-                    _ => " (resumed: its timeout)",
+                    "timeout" => " (resumed: its timeout)",
+                    _ => " (resumed)",
                 }
             } else {
                 ""
@@ -693,14 +694,10 @@ impl<'a> Walk<'a> {
                 let rec = task.records().iter().find(|r| r.id == e.seq);
                 let text = rec.and_then(|r| exp.clarification(&r.snap));
                 let sent = match exp.sent(e.seq) {
-                    Some(Action::SupplyClarification(t)) if !t.trim().is_empty() => {
-                        Some(t.as_str())
-                    }
+                    Some(Action::SupplyClarification(t)) => Some(t.as_str()),
                     _ => None,
                 };
-                text.or(sent)
-                    .unwrap_or("Here is the clarification.")
-                    .to_string()
+                text.or(sent).unwrap_or_default().to_string()
             }
             _ => return None,
         };
@@ -756,9 +753,11 @@ impl<'a> Walk<'a> {
             v["reason"] = reason.into();
         }
         v["pausedAt"] = timestamp(at).into();
-        // The instant the timeout fires: exactly the timeout after pausedAt.
+        // The deadline on the task's clock. The timeout fires there, or a
+        // few ms later when earlier entries of that second came first.
         if let Some(d) = p.deadline_s {
-            v["pausedUntil"] = timestamp(at + 1000 * i64::from(d - p.since_s)).into();
+            let own = self.base_s[ti] + i64::from(s.active_s + d);
+            v["pausedUntil"] = timestamp(self.start_ms + 1000 * own).into();
         }
         let minutes = p.deadline_s.map(|d| (d - p.since_s) / WAIT_STEP_S);
         v["resumeToken"] = text(exp, p.token).unwrap_or_default().into();
