@@ -327,3 +327,35 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('where Play stops for the client, one click goes to the control that answers it', async () => {
+  for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    await page.getByLabel('Proposed pause/resume').check();
+    await page.getByLabel('Require input before unit').fill('1');
+    await page.getByLabel('Agent self-parks before unit').fill('2');
+    await page.getByLabel('Speed').selectOption({ label: '10×' });
+    const goTo = page.getByTestId('go-to-answer');
+    const answered = async (label, id) => {
+      assert.equal(await goTo.innerText(), label);
+      await goTo.click();
+      assert.equal(await page.evaluate(() => document.activeElement?.id), id);
+      const box = await page.locator(`#${id}`).boundingBox();
+      assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${viewport.width}px: #${id} is in view`);
+      await page.evaluate(() => window.scrollTo(0, 0));
+    };
+    assert.equal(await goTo.count(), 0, 'nothing to answer before the task starts');
+    await page.getByRole('button', { name: 'Play' }).click();
+    await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+    await answered('Go to clarification', 'clarification-text');
+    await page.getByRole('button', { name: 'Supply clarification' }).click();
+    await page.getByRole('button', { name: 'Play' }).click();
+    await waitState(page, 'TASK_STATE_PAUSED');
+    await answered('Go to resume', 'act-resume');
+    await page.keyboard.press('Enter');
+    await waitState(page, 'TASK_STATE_WORKING');
+    assert.equal(await goTo.count(), 0, 'nothing to answer while it works');
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});

@@ -1,14 +1,29 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
 use super::store::{Store, SPEEDS};
-use crate::model::Action;
+use crate::model::{Action, TaskState};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 #[component]
 pub fn PlaybackPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let step_verdict = Memo::new(move |_| store.legality(&Action::Step));
     let playing = move || store.playing.get();
+    // Where a task that waits for the client is answered, wherever the
+    // Act panel is on the page.
+    let answer = move || {
+        let state = store
+            .exp
+            .with(|e| (!e.is_read_only()).then(|| e.snapshot().state))?;
+        match state {
+            TaskState::InputRequired => Some(("clarification-text", "Go to clarification")),
+            TaskState::AuthRequired => Some(("act-authorize", "Go to authorization")),
+            TaskState::Paused => Some(("act-resume", "Go to resume")),
+            s if s.is_terminal() => Some(("act-follow-up", "Go to follow-up")),
+            _ => None,
+        }
+    };
     view! {
         <section class="panel" aria-labelledby="playback-h">
             <h2 id="playback-h">"Playback"</h2>
@@ -39,6 +54,12 @@ pub fn PlaybackPanel() -> impl IntoView {
                     Ok(()) => "Step runs to the next recorded state (at most one active second); Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}
+                {move || answer().map(|(id, label)| view! {
+                    " "
+                    <button class="link" data-testid="go-to-answer" on:click=move |_| go_to(id)>
+                        {label}
+                    </button>
+                })}
             </p>
             <div class="field">
                 <label for="speed">"Speed"</label>
@@ -68,5 +89,16 @@ pub fn PlaybackPanel() -> impl IntoView {
                 "(not while a text field, slider or list has focus)."
             </p>
         </section>
+    }
+}
+
+/// Brings the control `id` to the middle of the screen and focuses it.
+fn go_to(id: &str) {
+    let el = document().get_element_by_id(id);
+    if let Some(el) = el.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Center);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+        let _ = el.focus();
     }
 }
