@@ -72,11 +72,9 @@ pub fn ControlRoom(
             </div>
             // The columns in the order they are shown, read and focused at
             // every width: side by side on a wide screen, one after another
-            // on a phone.
-            // What you do, what the task is, what was said. The actions
-            // come first, in the first screen with Playback and the
-            // diagram, for when a task stops for input; the task's settings
-            // close its column.
+            // on a phone. What you do, what the task is, what was said: the
+            // actions come first, in the first screen with Playback and the
+            // diagram; the task's settings close its column.
             <div class="col col-controls">
                 <actions::ActPanel/>
                 <guide::GuidePanel/>
