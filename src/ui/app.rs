@@ -182,18 +182,23 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
     } else {
         button.closest("section.panel").ok().flatten()
     };
-    if let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = el.set_attribute("tabindex", "-1");
-        let _ = el.focus();
+    if let Some(el) = target {
+        focus_region(el);
     }
 }
 
 /// Scrolls to *Your experiment* and puts keyboard focus on it.
 fn show_guide() {
-    let panel = document().query_selector("section.guide").ok().flatten();
-    if let Some(el) = panel.and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = el.set_attribute("tabindex", "-1");
+    if let Some(el) = document().query_selector("section.guide").ok().flatten() {
         el.scroll_into_view();
+        focus_region(el);
+    }
+}
+
+/// Focuses a panel or the main area, which Tab does not stop at.
+fn focus_region(el: web_sys::Element) {
+    if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
+        let _ = el.set_attribute("tabindex", "-1");
         let _ = el.focus();
     }
 }
