@@ -230,8 +230,10 @@ def check_line(line, requests):
     if kinds == ["error"]:
         if ptype != "error":
             raise Bad('an error envelope has payloadType "error"')
-        if (transport == "sse") != streaming:
-            raise Bad(f"errors to {requests[mid]} travel over {'sse' if streaming else 'jsonrpc'}")
+        # An error found before a stream opens is a plain JSON-RPC response,
+        # to a streaming request too (a2a-sdk 1.3.0's JSON-RPC dispatcher).
+        if transport != "jsonrpc":
+            raise Bad(f"an error to {requests[mid]} is a plain JSON-RPC response, not {transport}")
         check_error(m["error"])
         return
     if ptype != result_type:
@@ -323,13 +325,18 @@ def self_test():
                                             "statusUpdate": {"taskId": tid, "contextId": ctx,
                                                              "status": {"state": "TASK_STATE_WORKING"}}}),
         "v0.3 method name": {**req, "message": {**req["message"], "method": "message/stream"}},
-        "wrong ErrorInfo reason": {"seq": 2, "from": "agent", "transport": "sse", "payloadType": "error",
+        "wrong ErrorInfo reason": {"seq": 2, "from": "agent", "transport": "jsonrpc", "payloadType": "error",
                                    "message": {"jsonrpc": "2.0", "id": 1, "error": {
                                        "code": -32002, "message": "Task cannot be canceled",
                                        "data": [{"@type": ERROR_INFO, "reason": "TASK_NOT_CANCELABLE_ERROR",
                                                  "domain": "a2a-protocol.org"}]}}},
         "result for no request": {**good, "message": {**good["message"], "id": 99}},
         "stream result over jsonrpc": {**good, "transport": "jsonrpc"},
+        "error as an SSE frame": {"seq": 2, "from": "agent", "transport": "sse", "payloadType": "error",
+                                  "message": {"jsonrpc": "2.0", "id": 1, "error": {
+                                      "code": -32004, "message": "Task t-1 is in terminal state: TASK_STATE_COMPLETED",
+                                      "data": [{"@type": ERROR_INFO, "reason": "UNSUPPORTED_OPERATION",
+                                                "domain": "a2a-protocol.org"}]}}},
     }
     ok = True
     with tempfile.TemporaryDirectory() as d:

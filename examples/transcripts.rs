@@ -315,8 +315,8 @@ fn proposal_scenarios() -> Vec<(&'static str, Run)> {
     r.until_paused().run();
     out.push(("d-timeout-resume", r));
 
-    // (e) the timeout fails the task; a later ResumeTask (-32011) and
-    // PauseTask (-32010) are refused.
+    // (e) the timeout fails the task; a later ResumeTask, with the pause's
+    // own token, and PauseTask are refused for the state (-32010).
     let mut r = pr(|c| {
         (c.self_park_before, c.resume_event) = (2, event());
         (c.self_park_timeout, c.on_timeout) = (5, OnTimeout::Fail);

@@ -482,11 +482,15 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     assert_eq!(method(&s[0]), Some("SubscribeToTask"));
     assert_eq!(s[0].payload_type, "SubscribeToTaskRequest");
     assert_error(&s[1], -32004, "UNSUPPORTED_OPERATION", &tid);
+    // Refused before a stream opens: a plain JSON-RPC error, as a2a-sdk 1.3.0
+    // answers it, whose message names the state.
     assert_eq!(
         (m[1].transport, s[1].transport),
-        (Transport::Sse, Transport::Sse)
+        (Transport::JsonRpc, Transport::JsonRpc)
     );
-    assert_eq!(error_code(&m[1]), Some(-32004));
+    let said = format!("Task {tid} is in terminal state: TASK_STATE_COMPLETED");
+    assert_eq!(m[1].message["error"]["message"], said);
+    assert_eq!(s[1].message["error"]["message"], said);
 }
 
 #[test]
@@ -749,7 +753,7 @@ fn explain_reads_naturally() {
     );
     let _ = e.apply(Action::SupplyClarification("One more thing.".into()));
     assert!(wire::explain(&last(&e)[1])
-        .starts_with("agent → client (SSE): error -32004 UnsupportedOperationError"));
+        .starts_with("agent → client (JSON-RPC): error -32004 UnsupportedOperationError"));
 }
 
 // ---- the pause proposal (seed 000), in both encodings ----------------------
@@ -860,7 +864,10 @@ fn scenario_e() -> Experiment {
     let t = e.resume_token().unwrap().to_string();
     run(&mut e, 100);
     assert_eq!(state(&e), TaskState::Failed);
-    assert_eq!(resume(&mut e, &t, None), Err(Refusal::BadResumeToken));
+    assert_eq!(
+        resume(&mut e, &t, None),
+        Err(Refusal::NotPaused(TaskState::Failed))
+    );
     assert!(pause(&mut e, PauseMode::FinishStep, "late").is_err());
     e
 }
@@ -1296,14 +1303,15 @@ fn e_timeout_fail_in_both_encodings() {
             .as_str()
             .unwrap()
             .starts_with("2026-01-01T00:05:03"));
-        // The later ResumeTask (-32011) and PauseTask (-32010).
+        // The later ResumeTask, with the pause's own token, and PauseTask:
+        // both -32010, the task is terminal.
         let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
         let p = msgs_of(&e, |v| matches!(v, Event::PauseRequested { .. }), enc);
         let token = pz["resumeToken"].as_str().unwrap();
         assert_eq!(params_of(&r[0], enc, "ResumeTask")["resumeToken"], token);
         let tid = e.tasks()[0].id.as_str();
         for (m, code, reason) in [
-            (&r[1], -32011, "RESUME_TOKEN_INVALID"),
+            (&r[1], -32010, "PAUSE_NOT_ALLOWED"),
             (&p[1], -32010, "PAUSE_NOT_ALLOWED"),
         ] {
             let err = &m.message["error"];

@@ -303,6 +303,8 @@ impl Experiment {
                 match self.resume_token() {
                     Some(current) if current == token => Ok(()),
                     Some(_) => Err(Refusal::BadResumeToken),
+                    // A terminal task resumes with no token, its last one included.
+                    None if state.is_terminal() => Err(Refusal::NotPaused(state)),
                     // A token this task issued before is a used one.
                     None if self.issued_tokens().any(|t| t == token) => {
                         Err(Refusal::BadResumeToken)

@@ -285,7 +285,9 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         ),
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
             "Spec §3.1.1: a message to a terminal task gets UnsupportedOperationError (-32004), as \
-             a2a-sdk 1.3.0 answers; older a2a-python answered InvalidParamsError (-32602).",
+             a2a-sdk 1.3.0 answers (older a2a-python answered InvalidParamsError, -32602). It comes \
+             as a plain JSON-RPC error, before any stream opens, as a2a-sdk sends it; a2a-js sends \
+             an SSE event: error frame.",
         ),
         (Event::AskedInput { .. }, _) => Some(
             "The spec's sections disagree on whether the stream closes at INPUT_REQUIRED; this page \

@@ -24,10 +24,11 @@
 //!   worker refuses or the task is terminal. A repeated cancel of a CANCELED
 //!   task returns the task (spec: idempotent; a2a-python answers -32002).
 //! - A message to a terminal task, or a subscription to one, is answered with
-//!   `UnsupportedOperationError` (-32004; a2a-sdk 1.3.0 agrees). An error to a
-//!   streaming request (`SendStreamingMessage`, `SubscribeToTask`) comes as an
-//!   SSE frame, as both SDKs send it (`event: error`). The model keeps no text
-//!   of a refused clarification, so its request carries a placeholder text.
+//!   `UnsupportedOperationError` (-32004) whose message names the terminal
+//!   state, as a2a-sdk 1.3.0 answers. Every error is a plain JSON-RPC
+//!   response, to a streaming request (`SendStreamingMessage`,
+//!   `SubscribeToTask`) too: the agent refuses it before a stream opens, as
+//!   a2a-sdk 1.3.0 does (a2a-js sends an SSE `event: error` frame instead).
 //! - Refusals the wire never sees (Step, Authorize, empty text, read-only
 //!   task, follow-up too early) produce no messages.
 //! - JSON-RPC ids are trace sequence numbers (a stream's frames carry the id of
@@ -269,7 +270,9 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     let id = format!("subscribe-{n}");
     let tid = task_id(exp, ti);
     let answer = if exp.snapshot().state.is_terminal() {
-        error(id.as_str(), Transport::Sse, UNSUPPORTED_OPERATION, tid)
+        let mut m = error(id.as_str(), UNSUPPORTED_OPERATION, tid);
+        terminal_message(&mut m, tid, exp.snapshot().state);
+        m
     } else {
         let task = w.task_at(ti, rec);
         let mut f = frame(id.as_str(), obj!("task" => task));
@@ -522,7 +525,9 @@ impl<'a> Walk<'a> {
                 out.push(if done {
                     frame(seq, obj!("task" => self.task_at(ti, seq)))
                 } else {
-                    error(seq, Transport::Sse, UNSUPPORTED_OPERATION, tid)
+                    let mut m = error(seq, UNSUPPORTED_OPERATION, tid);
+                    terminal_message(&mut m, tid, e.after);
+                    m
                 });
             }
             Event::CancelRequested if e.outcome == Outcome::Unchanged || done => {
@@ -540,7 +545,7 @@ impl<'a> Walk<'a> {
             }
             Event::CancelRequested if refused(TASK_NOT_CANCELABLE) => {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
-                out.push(error(seq, Transport::JsonRpc, TASK_NOT_CANCELABLE, tid));
+                out.push(error(seq, TASK_NOT_CANCELABLE, tid));
             }
             Event::Worked { .. } | Event::CompletedAfterResume
                 if done && e.after == TaskState::Completed =>
@@ -935,7 +940,7 @@ impl<'a> Walk<'a> {
             )
         }];
         if let Some(code) = code {
-            let mut m = error(seq, Transport::JsonRpc, code, tid);
+            let mut m = error(seq, code, tid);
             if !self.core() {
                 let detail = obj!(
                     "@type" => ERROR_INFO, "reason" => error_text(code).reason,
@@ -945,7 +950,7 @@ impl<'a> Walk<'a> {
                         "proposedCode" => code.to_string(),
                     ),
                 );
-                m = error(seq, Transport::JsonRpc, UNSUPPORTED_OPERATION, tid);
+                m = error(seq, UNSUPPORTED_OPERATION, tid);
                 if let Some(d) = m.message["error"]["data"].as_array_mut() {
                     d.push(detail);
                 }
@@ -1100,11 +1105,11 @@ fn frame(id: impl Into<Value>, result: Value) -> WireMessage {
     reply(id, Transport::Sse, "StreamResponse", result)
 }
 
-/// A JSON-RPC error envelope with its `google.rpc.ErrorInfo` (messages as in
-/// a2a-python). Errors to a streaming method travel as an SSE frame (both SDKs
-/// send them as `event: error`).
-/// The proposed codes -32010 / -32011 are `proposal:error`.
-fn error(id: impl Into<Value>, transport: Transport, code: i32, task_id: &str) -> WireMessage {
+/// A JSON-RPC error response with its `google.rpc.ErrorInfo`, the code's
+/// default message (see [`terminal_message`]). It is a plain response to a
+/// streaming request too, as a2a-sdk 1.3.0 answers an error it finds before
+/// the stream opens. The proposed codes -32010 / -32011 are `proposal:error`.
+fn error(id: impl Into<Value>, code: i32, task_id: &str) -> WireMessage {
     let e = error_text(code);
     let info = obj!(
         "@type" => ERROR_INFO,
@@ -1116,7 +1121,13 @@ fn error(id: impl Into<Value>, transport: Transport, code: i32, task_id: &str) -
         PAUSE_NOT_ALLOWED | RESUME_TOKEN_INVALID => "proposal:error",
         _ => "error",
     };
-    envelope(id, Party::Agent, transport, ty, "error", err)
+    envelope(id, Party::Agent, Transport::JsonRpc, ty, "error", err)
+}
+
+/// The message a2a-sdk 1.3.0 gives the -32004 of a request to a terminal task.
+fn terminal_message(m: &mut WireMessage, task_id: &str, state: TaskState) {
+    m.message["error"]["message"] =
+        format!("Task {task_id} is in terminal state: {}", state.name()).into();
 }
 
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
