@@ -434,6 +434,22 @@ async fn a_refused_cancellation_is_shown_and_traced() {
         "{heading}"
     );
     assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    assert!(
+        !exists(&p, ".wire .warning"),
+        "a refusal on the newest state"
+    );
+    // Refused again on an earlier state: the panel shows the answer as of
+    // then and says why the exported transcript leaves it out.
+    p.click("#step").await;
+    p.click("#step").await;
+    p.key("[").await;
+    p.click("#act-cancel").await;
+    assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains("Tried on an earlier state") && note.contains("transcript leaves"),
+        "{note}"
+    );
 }
 
 fn payload_types(p: &Page) -> Vec<String> {
@@ -528,6 +544,7 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         "Agent card (AgentCard)",
         "a plain v1.0 card without the proposal"
     );
+    assert_eq!(p.text("#wire-h"), "Wire: A2A v1.0 JSON-RPC messages");
 }
 
 fn exists(p: &Page, sel: &str) -> bool {
@@ -577,6 +594,9 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
         "{raw}"
     );
     assert!(raw.contains("extensions/pause/v1"), "{raw}");
+    // Plain v1.0, and still said to be the proposal's, line and panel.
+    assert!(raw.contains("(SSE, pause extension, a proposal)"), "{raw}");
+    assert!(p.text("#wire-h").contains("the pause proposal (not v1.0)"));
     let title = p.text("[data-testid=agent-card-title]");
     assert!(title.contains("pause extension, a proposal"), "{title}");
     let token = p.text("[data-testid=resume-token]");

@@ -457,6 +457,41 @@ fn refused_cancel_is_task_not_cancelable() {
 }
 
 #[test]
+fn a_request_refused_on_an_earlier_state_stays_out_of_the_transcript() {
+    let mut e = with(|c| c.worker_accepts_cancellation = false);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    let full = wire::transcript(&e, START);
+    // Back to a WORKING state: the worker refuses to cancel (-32002), as of then.
+    e.seek(2).unwrap();
+    assert_eq!(state(&e), TaskState::Working);
+    assert!(e.apply(Action::RequestCancellation).is_err());
+    let t = *e.trace().last().unwrap();
+    assert!(e.tried_on_earlier_state(&t));
+    // The Wire panel still shows what it would have got then ...
+    let m = wire::entry_messages(&e, t.seq, START);
+    assert_eq!(error_code(&m[1]), Some(-32002));
+    // ... but after COMPLETED on the wire it would contradict the stream:
+    // the transcript is as before.
+    assert_eq!(wire::transcript(&e, START), full);
+    // Branching from that very state keeps the refusal, now in its place.
+    e.apply(Action::Step).unwrap();
+    assert!(!e.tried_on_earlier_state(&t));
+    let now = wire::transcript(&e, START);
+    let refused = now.iter().position(|m| error_code(m) == Some(-32002));
+    let completed = now.iter().position(|m| {
+        m.message["result"]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
+    });
+    assert!(
+        refused.is_some() && completed.is_none(),
+        "a WORKING task again"
+    );
+    // A refusal on the newest state is no earlier one.
+    assert!(e.apply(Action::RequestCancellation).is_err());
+    assert!(!e.tried_on_earlier_state(e.trace().last().unwrap()));
+}
+
+#[test]
 fn terminal_tasks_refuse_messages_and_subscriptions() {
     let mut e = exp(cfg());
     run(&mut e, 100);
@@ -985,7 +1020,17 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 if let Some(me) = method(m) {
                     assert!(V1_METHODS.contains(&me), "{me}");
                 }
-                assert!(!text.contains("\"state\":\"TASK_STATE_PAUSED\""), "{text}");
+                // No v1.0 peer knows the state, not even as a string.
+                assert!(!text.contains("TASK_STATE_PAUSED"), "{text}");
+                // Plain v1.0, yet each line carrying the extension says it
+                // is the proposal's.
+                let said = wire::explain(m);
+                assert_eq!(
+                    said.contains("(JSON-RPC, pause extension, a proposal)")
+                        || said.contains("(SSE, pause extension, a proposal)"),
+                    text.contains(PAUSE_EXTENSION),
+                    "{said}"
+                );
                 assert!(!matches!(error_code(m), Some(-32010 | -32011)));
             }
         }
@@ -1076,6 +1121,38 @@ fn get_task_and_subscribe_follow_the_pause_encoding_at_every_recorded_state() {
             }
         }
         assert!(paused > 0, "the scenario views a paused state");
+    }
+}
+
+#[test]
+fn the_extension_keeps_pause_and_resume_messages_in_the_history() {
+    let e = scenario_a();
+    let calls = |enc| -> Vec<Value> {
+        let m = wire::get_task(&e, START, enc);
+        let history = m[1].message["result"]["history"].as_array().unwrap();
+        history
+            .iter()
+            .filter_map(|h| h["metadata"][PAUSE_EXTENSION]["method"].as_str())
+            .map(Value::from)
+            .collect()
+    };
+    // As accepted SendMessages they are messages of the task, like the
+    // clarification; the proposed core's PauseTask and ResumeTask are methods.
+    assert_eq!(
+        calls(PauseEncoding::V1Extension),
+        vec![json!("PauseTask"), json!("ResumeTask")]
+    );
+    assert!(calls(PauseEncoding::ProposedCore).is_empty());
+    // The history holds each as it was sent.
+    let sent: Vec<Value> = wire::transcript_in(&e, START, PauseEncoding::V1Extension)
+        .iter()
+        .filter(|m| method(m) == Some("SendMessage"))
+        .map(|m| m.message["params"]["message"].clone())
+        .collect();
+    let m = wire::get_task(&e, START, PauseEncoding::V1Extension);
+    let history = m[1].message["result"]["history"].as_array().unwrap();
+    for s in &sent {
+        assert!(history.contains(s), "{s}");
     }
 }
 
@@ -1196,10 +1273,20 @@ fn a_pause_and_resume_in_both_encodings() {
         assert!(pause_of(task, enc).is_null());
         let u = &r[2].message["result"]["statusUpdate"];
         let meta = resumed_of(u, enc);
-        let mut want: Vec<&str> = RESUMED_META.to_vec();
+        // The extension says no TASK_STATE_PAUSED: its task was WORKING.
+        let mut want: Vec<&str> = RESUMED_META
+            .iter()
+            .copied()
+            .filter(|&k| core || k != "previousState")
+            .collect();
         want.sort();
         assert_eq!(sorted_keys(meta), want);
-        assert_eq!(meta["previousState"], "TASK_STATE_PAUSED");
+        let previous = if core {
+            json!("TASK_STATE_PAUSED")
+        } else {
+            Value::Null
+        };
+        assert_eq!(meta["previousState"], previous);
         assert_eq!(meta["cause"], "explicit_resume");
         assert_eq!(meta["hadResumeInput"], true);
         assert_eq!(meta["resumedAt"], u["status"]["timestamp"]);
@@ -1288,21 +1375,15 @@ fn e_timeout_fail_in_both_encodings() {
             .as_str()
             .unwrap()
             .contains("timed out"));
-        // The lease ends at the deadline, 5 minutes on the task's clock
-        // after the pause's second; the timeout fires there, never before.
+        // The lease is exactly its 5 minutes from pausedAt, which came a
+        // millisecond after the unit finished in the same second; the
+        // timeout fires when it ends, never before.
         let at = pz["pausedAt"].as_str().unwrap();
-        assert!(at.starts_with("2026-01-01T00:00:03."), "{at}");
+        assert_eq!(at, "2026-01-01T00:00:03.001Z");
         let until = pz["pausedUntil"].as_str().unwrap();
-        assert_eq!(until, "2026-01-01T00:05:03.000Z");
+        assert_eq!(until, "2026-01-01T00:05:03.001Z");
         let fired = status["timestamp"].as_str().unwrap();
-        assert!(
-            fired >= until && fired.starts_with("2026-01-01T00:05:03."),
-            "{fired}"
-        );
-        assert!(status["timestamp"]
-            .as_str()
-            .unwrap()
-            .starts_with("2026-01-01T00:05:03"));
+        assert_eq!(fired, until);
         // The later ResumeTask, with the pause's own token, and PauseTask:
         // both -32010, the task is terminal.
         let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);

@@ -214,7 +214,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotInputRequired(s) => write!(
                 f,
-                "Clarification is only accepted in TASK_STATE_INPUT_REQUIRED; the task is {s}."
+                "This simulated agent takes a clarification only in TASK_STATE_INPUT_REQUIRED; the task is {s}."
             ),
             Refusal::NotAuthRequired(s) => write!(
                 f,

@@ -323,6 +323,22 @@ impl Experiment {
         self.texts.get(index as usize).map(String::as_str)
     }
 
+    /// Whether trace entry `e` was tried on an earlier state of its task than
+    /// the newest one: a refusal or a no-op made while viewing the past (an
+    /// accepted action there would have branched, discarding what came
+    /// after). Its answer is as of that state, so it has no place in the
+    /// run's order on the wire.
+    pub fn tried_on_earlier_state(&self, e: &TraceEntry) -> bool {
+        if e.outcome == Outcome::Done {
+            return false;
+        }
+        let Some(task) = self.tasks.get(usize::from(e.task)) else {
+            return false;
+        };
+        let later = task.records.partition_point(|r| r.id <= e.at);
+        task.records.get(later).is_some_and(|r| r.id < e.seq)
+    }
+
     /// The request of trace entry `seq` as sent, when it carried a text and
     /// recorded no state (a refused or idempotent clarification, PauseTask
     /// or ResumeTask whose answer is on the wire).

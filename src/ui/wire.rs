@@ -78,8 +78,30 @@ pub fn WirePanel() -> impl IntoView {
                 WireView::GetTask | WireView::Subscribe | WireView::ListTasks => return None,
                 _ => entry().and_then(|s| e.trace().iter().find(|t| t.seq == s).copied())?,
             };
-            disagreement(&t)
+            if e.tried_on_earlier_state(&t) {
+                return Some(format!(
+                    "Tried on an earlier state, the one entry #{} recorded: the agent answers as of \
+                     then. A real client reaches the task only as it is now, so the exported \
+                     transcript leaves these messages out.",
+                    t.at
+                ));
+            }
+            disagreement(&t).map(str::to_string)
         })
+    };
+    // Why an entry has no messages: the client did not send what the page
+    // refused, or it happened inside the agent or the simulator.
+    let nothing_sent = move || {
+        let refused = store.exp.with(|e| {
+            entry()
+                .and_then(|s| e.trace().iter().find(|t| t.seq == s))
+                .is_some_and(|t| matches!(t.outcome, Outcome::Refused(_)))
+        });
+        if refused {
+            "Nothing on the wire for this entry: it was refused before anything was sent."
+        } else {
+            "Nothing on the wire for this entry: it happens inside the agent or the simulator."
+        }
     };
     // Moves the selection through the trace: the keyboard's way to pick an entry.
     let select_by = move |delta: isize| {
@@ -152,7 +174,10 @@ pub fn WirePanel() -> impl IntoView {
     };
     view! {
         <section class="panel wire" aria-labelledby="wire-h">
-            <h2 id="wire-h">"Wire: A2A v1.0 JSON-RPC messages"</h2>
+            <h2 id="wire-h">
+                "Wire: A2A v1.0 JSON-RPC messages"
+                {move || proposal().then_some(", and the pause proposal (not v1.0)")}
+            </h2>
             <div class="buttons">
                 <button id="wire-get-task" on:click=move |_| view_kind.set(WireView::GetTask)>"Get task"</button>
                 <button id="wire-subscribe" on:click=move |_| view_kind.set(WireView::Subscribe)>"Subscribe to task"</button>
@@ -226,12 +251,7 @@ pub fn WirePanel() -> impl IntoView {
             <ol class="messages-list" data-testid="wire-messages">
                 {move || messages.with(|ms| {
                     if ms.is_empty() {
-                        view! {
-                            <li class="muted">
-                                "Nothing on the wire for this entry: it happens inside the agent or the simulator."
-                            </li>
-                        }
-                        .into_any()
+                        view! { <li class="muted">{nothing_sent}</li> }.into_any()
                     } else {
                         ms.iter().map(render_message).collect_view().into_any()
                     }

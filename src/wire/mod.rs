@@ -182,7 +182,9 @@ pub fn entry_messages_in(
     Vec::new()
 }
 
-/// The whole run: every task's exchange, in trace order.
+/// The whole run: every task's exchange, in trace order. A request tried
+/// on an earlier recorded state is left out: a real client reaches the task
+/// only as it is now (see [`Experiment::tried_on_earlier_state`]).
 pub fn transcript(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
     transcript_in(exp, start_ms, PauseEncoding::ProposedCore)
 }
@@ -190,7 +192,10 @@ pub fn transcript(exp: &Experiment, start_ms: i64) -> Vec<WireMessage> {
 /// [`transcript`] with the pause proposal in `enc`.
 pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let mut w = Walk::new(exp, start_ms, enc);
-    exp.trace().iter().flat_map(|e| w.entry(e, true)).collect()
+    exp.trace()
+        .iter()
+        .flat_map(|e| w.entry(e, !exp.tried_on_earlier_state(e)))
+        .collect()
 }
 
 /// `GetTask` for the viewed task, answered with the task at the viewed state
@@ -208,7 +213,11 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     let history: Vec<Value> = records
         .iter()
         .filter_map(|r| w.trace_entry(r.id))
-        .filter_map(|e| w.client_message(e, true).or_else(|| w.agent_message(e)))
+        .filter_map(|e| {
+            (w.client_message(e, true))
+                .or_else(|| w.kept_call(e))
+                .or_else(|| w.agent_message(e))
+        })
         .collect();
     task["history"] = history.into();
     let ty = proposal_if(&task, "Task", "proposal:Task");
@@ -386,7 +395,7 @@ pub fn explain(m: &WireMessage) -> String {
             let m = &u["metadata"];
             let m = m.get(PAUSE_EXTENSION).unwrap_or(m);
             let note = if m.get("pause").is_some() {
-                " (paused, extension)"
+                " (paused)"
             } else if let Some(c) = m["cause"].as_str() {
                 match c {
                     "explicit_resume" => " (resumed by ResumeTask)",
@@ -430,6 +439,10 @@ pub fn explain(m: &WireMessage) -> String {
     };
     let proposal = if m.payload_type.starts_with("proposal:") {
         ", proposal"
+    } else if v.to_string().contains(PAUSE_EXTENSION) {
+        // Plain v1.0 carrying the pause extension (in a message, metadata,
+        // history or error detail): still the proposal's.
+        ", pause extension, a proposal"
     } else {
         ""
     };
@@ -493,9 +506,17 @@ impl<'a> Walk<'a> {
 
     /// Walks one entry; returns its messages when `build` is set.
     fn entry(&mut self, e: &TraceEntry, build: bool) -> Vec<WireMessage> {
-        let own = self.start_ms.saturating_add(
+        let mut own = self.start_ms.saturating_add(
             1000 * (self.base_s[e.task as usize] + i64::from(e.active_s + e.waiting_s)),
         );
+        // A timeout fires when the lease the agent announced ends, not before.
+        if e.event == Event::TimedOut {
+            let records = self.exp.tasks()[e.task as usize].records();
+            let before = records[..records.partition_point(|r| r.id < e.seq)].last();
+            if let Some(until) = before.and_then(|r| self.paused_until(e.task as usize, r.id)) {
+                own = own.max(until);
+            }
+        }
         let t = self
             .times
             .last()
@@ -746,11 +767,7 @@ impl<'a> Walk<'a> {
     fn pause(&self, ti: usize, rec: u32) -> Option<Value> {
         let (exp, s) = (self.exp, self.snap(ti, rec)?);
         let (p, c) = (s.pause?, exp.config());
-        let mut records = exp.tasks()[ti].records().iter();
-        let since = records
-            .find(|r| r.snap.pause.is_some_and(|q| q.token == p.token))
-            .map_or(rec, |r| r.id);
-        let at = self.time(since);
+        let at = self.time(self.pause_start(ti, p.token).unwrap_or(rec));
         let agent = p.by == Initiator::Agent;
         let by = if agent { "AGENT" } else { "CLIENT" };
         let mut v = obj!("initiatedBy" => format!("PAUSE_INITIATOR_{by}"));
@@ -758,11 +775,8 @@ impl<'a> Walk<'a> {
             v["reason"] = reason.into();
         }
         v["pausedAt"] = timestamp(at).into();
-        // The deadline on the task's clock. The timeout fires there, or a
-        // few ms later when earlier entries of that second came first.
-        if let Some(d) = p.deadline_s {
-            let own = self.base_s[ti] + i64::from(s.active_s + d);
-            v["pausedUntil"] = timestamp(self.start_ms + 1000 * own).into();
+        if let Some(until) = self.paused_until(ti, rec) {
+            v["pausedUntil"] = timestamp(until).into();
         }
         let minutes = p.deadline_s.map(|d| (d - p.since_s) / WAIT_STEP_S);
         v["resumeToken"] = text(exp, p.token).unwrap_or_default().into();
@@ -788,15 +802,37 @@ impl<'a> Walk<'a> {
         Some(v)
     }
 
+    /// When the lease of the pause at recorded state `rec` ends (ms): its
+    /// `pausedAt` plus its timeout, exactly. Its timeout fires then.
+    fn paused_until(&self, ti: usize, rec: u32) -> Option<i64> {
+        let p = self.snap(ti, rec)?.pause?;
+        let d = p.deadline_s?;
+        Some(self.time(self.pause_start(ti, p.token)?) + 1000 * i64::from(d - p.since_s))
+    }
+
+    /// The recorded state where the pause with this token began.
+    fn pause_start(&self, ti: usize, token: u32) -> Option<u32> {
+        let mut records = self.exp.tasks()[ti].records().iter();
+        let r = records.find(|r| r.snap.pause.is_some_and(|q| q.token == token))?;
+        Some(r.id)
+    }
+
     /// The resumed `statusUpdate` of entry `seq`, with the RFC's metadata.
+    /// The extension leaves out `previousState`: on its wire the task was
+    /// WORKING throughout, and the pause gone from `metadata` says it resumed.
     fn resumed(&self, ti: usize, seq: u32, cause: ResumeCause, input: bool, cont: bool) -> Value {
-        let meta = obj!(
-            "previousState" => "TASK_STATE_PAUSED", "cause" => cause.name(),
+        let mut meta = obj!(
+            "cause" => cause.name(),
             "hadResumeInput" => input, "continueTranscript" => cont,
             "resumedAt" => timestamp(self.time(seq)),
         );
         let mut u = self.status_update(ti, seq);
-        u["statusUpdate"]["metadata"] = if self.core() { meta } else { ext(meta) };
+        u["statusUpdate"]["metadata"] = if self.core() {
+            meta["previousState"] = "TASK_STATE_PAUSED".into();
+            meta
+        } else {
+            ext(meta)
+        };
         u
     }
 
@@ -861,59 +897,12 @@ impl<'a> Walk<'a> {
             _ => None,
         };
         let rec = if done { seq } else { e.at };
-        let snap = self.snap(ti, rec);
-        let mut params = obj!("taskId" => tid);
-        let (method, words, resume) = match e.event {
-            Event::PauseRequested { mode } => {
-                let reason = match exp.sent(seq) {
-                    Some(Action::PauseTask { reason, .. }) => Some(reason.as_str()),
-                    _ => snap
-                        .filter(|_| done)
-                        .and_then(|s| s.pause.map(|p| p.reason).or(s.pending.map(|p| p.reason)))
-                        .and_then(|i| text(exp, i)),
-                };
-                let reason = reason.filter(|r| !r.is_empty());
-                if let Some(r) = reason {
-                    params["reason"] = r.into();
-                }
-                params["mode"] = mode.name().into();
-                let why =
-                    reason.map_or(String::new(), |r| format!(": {}", r.trim_end_matches('.')));
-                let words = format!("Pause this task ({}){why}.", mode.name());
-                ("PauseTask", words, None)
-            }
-            Event::ResumeRequested {
-                had_input,
-                continue_transcript,
-            } => {
-                // The token and input given: a refused request's as sent;
-                // an accepted one's, the pause's token and the input kept.
-                let (token, input) = match exp.sent(seq) {
-                    Some(Action::ResumeTask { token, input, .. }) => {
-                        (Some(token.as_str()), input.as_deref())
-                    }
-                    _ => {
-                        let records = exp.tasks()[ti].records().iter().rev();
-                        let last = records.filter(|r| r.id < seq).find_map(|r| r.snap.pause);
-                        let token = last.and_then(|p| text(exp, p.token));
-                        (token, snap.and_then(|s| exp.resume_input(s)))
-                    }
-                };
-                params["resumeToken"] = token.unwrap_or_default().into();
-                if let Some(i) = input {
-                    params["input"] = i.into();
-                }
-                params["continueTranscript"] = continue_transcript.into();
-                let words = input.map_or("Resume this task.".into(), |i| {
-                    format!("Resume this task with this input: {i}")
-                });
-                let r = Some((had_input, continue_transcript));
-                ("ResumeTask", words, r)
-            }
-            _ => return Vec::new(),
+        let Some(call) = self.proposal_call(e) else {
+            return Vec::new();
         };
+        let (method, resume) = (call.method, call.resume);
         let mut out = vec![if self.core() {
-            let mut m = request(seq, method, params);
+            let mut m = request(seq, method, call.params);
             m.payload_type = if resume.is_some() {
                 "proposal:ResumeTaskRequest"
             } else {
@@ -921,20 +910,13 @@ impl<'a> Walk<'a> {
             };
             m
         } else {
-            let message = obj!(
-                "messageId" => format!("msg-{seq}-user"), "role" => "ROLE_USER",
-                "parts" => text_parts(&words),
-                "taskId" => tid, "contextId" => exp.context_id(),
-                "metadata" => ext(obj!("method" => method, "params" => params)),
-                "extensions" => vec![PAUSE_EXTENSION],
-            );
             // Non-blocking: a task paused through metadata stays WORKING, so a
             // blocking SendMessage would not be answered until the task ends.
             request(
                 seq,
                 "SendMessage",
                 obj!(
-                    "message" => message,
+                    "message" => self.ext_message(e, call),
                     "configuration" => obj!("returnImmediately" => true),
                 ),
             )
@@ -989,6 +971,95 @@ impl<'a> Walk<'a> {
             });
         }
         out
+    }
+
+    /// The PauseTask or ResumeTask call of entry `e`: its method, its params
+    /// (the texts as sent, or as the model kept them for an accepted one), the
+    /// words of the extension's message, and, for a resume, its
+    /// `(hadResumeInput, continueTranscript)`.
+    fn proposal_call(&self, e: &TraceEntry) -> Option<ProposalCall> {
+        let (exp, ti, seq) = (self.exp, e.task as usize, e.seq);
+        let done = e.outcome == Outcome::Done;
+        let rec = if done { seq } else { e.at };
+        let snap = self.snap(ti, rec);
+        let mut params = obj!("taskId" => task_id(exp, ti));
+        let (method, words, resume) = match e.event {
+            Event::PauseRequested { mode } => {
+                let reason = match exp.sent(seq) {
+                    Some(Action::PauseTask { reason, .. }) => Some(reason.as_str()),
+                    _ => snap
+                        .filter(|_| done)
+                        .and_then(|s| s.pause.map(|p| p.reason).or(s.pending.map(|p| p.reason)))
+                        .and_then(|i| text(exp, i)),
+                };
+                let reason = reason.filter(|r| !r.is_empty());
+                if let Some(r) = reason {
+                    params["reason"] = r.into();
+                }
+                params["mode"] = mode.name().into();
+                let why =
+                    reason.map_or(String::new(), |r| format!(": {}", r.trim_end_matches('.')));
+                let words = format!("Pause this task ({}){why}.", mode.name());
+                ("PauseTask", words, None)
+            }
+            Event::ResumeRequested {
+                had_input,
+                continue_transcript,
+            } => {
+                // The token and input given: a refused request's as sent;
+                // an accepted one's, the pause's token and the input kept.
+                let (token, input) = match exp.sent(seq) {
+                    Some(Action::ResumeTask { token, input, .. }) => {
+                        (Some(token.as_str()), input.as_deref())
+                    }
+                    _ => {
+                        let records = exp.tasks()[ti].records().iter().rev();
+                        let last = records.filter(|r| r.id < seq).find_map(|r| r.snap.pause);
+                        let token = last.and_then(|p| text(exp, p.token));
+                        (token, snap.and_then(|s| exp.resume_input(s)))
+                    }
+                };
+                params["resumeToken"] = token.unwrap_or_default().into();
+                if let Some(i) = input {
+                    params["input"] = i.into();
+                }
+                params["continueTranscript"] = continue_transcript.into();
+                let words = input.map_or("Resume this task.".into(), |i| {
+                    format!("Resume this task with this input: {i}")
+                });
+                let r = Some((had_input, continue_transcript));
+                ("ResumeTask", words, r)
+            }
+            _ => return None,
+        };
+        Some(ProposalCall {
+            method,
+            words,
+            params,
+            resume,
+        })
+    }
+
+    /// In the extension, the message of an accepted PauseTask or ResumeTask,
+    /// which the task's history keeps like any other (the proposed core's
+    /// calls are methods, not messages).
+    fn kept_call(&self, e: &TraceEntry) -> Option<Value> {
+        if self.core() {
+            return None;
+        }
+        self.proposal_call(e).map(|c| self.ext_message(e, c))
+    }
+
+    /// The v1.0 extension's `Message` carrying a PauseTask or ResumeTask call
+    /// (as sent, and as the task's history keeps it).
+    fn ext_message(&self, e: &TraceEntry, call: ProposalCall) -> Value {
+        obj!(
+            "messageId" => format!("msg-{}-user", e.seq), "role" => "ROLE_USER",
+            "parts" => text_parts(&call.words),
+            "taskId" => task_id(self.exp, e.task as usize), "contextId" => self.exp.context_id(),
+            "metadata" => ext(obj!("method" => call.method, "params" => call.params)),
+            "extensions" => vec![PAUSE_EXTENSION],
+        )
     }
 
     /// The final artifact at the recorded state `rec` of task `ti`.
@@ -1135,4 +1206,12 @@ const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 /// An error code's entry in the model's table (unknown codes: -32004).
 fn error_text(code: i32) -> &'static A2aError {
     a2a_error(i64::from(code)).unwrap_or(&A2A_ERRORS[1])
+}
+
+/// A PauseTask or ResumeTask call (see `Walk::proposal_call`).
+struct ProposalCall {
+    method: &'static str,
+    words: String,
+    params: Value,
+    resume: Option<(bool, bool)>,
 }
