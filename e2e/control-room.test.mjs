@@ -101,11 +101,21 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   assert.match(await text(page, 'wire-heading'), /\(viewed state\)/);
   // A refusal records no state: the Wire panel shows it, not the viewed state's entry.
-  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  const cancel = page.getByRole('button', { name: 'Request cancellation' });
+  const before = await cancel.boundingBox();
+  await cancel.click();
   assert.match(await text(page, 'wire-heading'), /\(selected\): client request cancellation/i);
   const types = await page.getByTestId('wire-message').evaluateAll((ms) => ms.map((m) => m.dataset.payloadType));
   assert.deepEqual(types, ['CancelTaskRequest', 'error']);
   assert.match(await text(page, 'wire-messages'), /-32002/);
+  // Answered as of that earlier state, so not part of the exported transcript.
+  assert.match(await page.locator('.wire .warning').innerText(), /Tried on an earlier state.*transcript leaves these messages out/s);
+  // The alert floats over the page: the button did not move under the pointer.
+  await page.getByTestId('alert').filter({ hasText: '-32002' }).waitFor();
+  assert.deepEqual(await cancel.boundingBox(), before);
+  // Going to another state clears the alert, which said why not at this one.
+  await page.getByLabel('Recorded state', { exact: true }).fill('2');
+  assert.equal(await page.getByTestId('alert').innerText(), '');
 
   // Space on the focused trace scrolls it; it does not start Play.
   await page.getByTestId('trace').focus();

@@ -324,6 +324,13 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   // Tab carries on inside the panel, from its first control.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'clarification-text');
+  // The → key into a gate disables the focused Step as a click does; focus
+  // stays in Playback rather than falling to the page.
+  await page.getByLabel('Require input before unit').fill('2');
+  await page.getByRole('button', { name: 'Step', exact: true }).focus();
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await focusedPanel(), 'playback-h');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -56,6 +56,9 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   await waitState(page, 'TASK_STATE_PAUSED');
   await page.getByRole('button', { name: 'Play' }).waitFor();
   assert.match(await text(page, 'status'), /Playback stopped/);
+  // Steps would only add waiting minutes: Play is off, and says so by the button.
+  assert.ok(await page.locator('#play').isDisabled());
+  assert.match(await page.locator('#step-reason').innerText(), /Step waits one minute; Play has nothing to run/);
   assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');

@@ -534,6 +534,17 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         raw.contains("-32004") && raw.contains("UNSUPPORTED_OPERATION"),
         "{raw}"
     );
+    // Named for the control used, in the alert, the trace and the panel.
+    let alert = p.text("[data-testid=alert]");
+    assert!(
+        alert.starts_with("Message to terminal task refused"),
+        "{alert}"
+    );
+    let heading = p.text("[data-testid=wire-heading]");
+    assert!(
+        heading.ends_with("client send message to a terminal task"),
+        "{heading}"
+    );
     assert!(
         p.text(".wire .warning").contains("§3.1.1"),
         "the spec/SDK disagreement is said"

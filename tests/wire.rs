@@ -499,7 +499,11 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     let refusal = e.apply(Action::SupplyClarification("more".into()));
     let why = refusal.unwrap_err().to_string();
     assert!(why.contains("terminal") && why.contains("-32004"), "{why}");
-    let seq = e.trace().last().unwrap().seq;
+    // Traced as what the client did: no clarification is asked for here.
+    let t = e.trace().last().unwrap();
+    assert_eq!(t.what(), "send message to a terminal task");
+    assert_eq!(e.trace()[1].what(), "start work");
+    let seq = t.seq;
     let m = wire::entry_messages(&e, seq, START);
     assert_eq!(method(&m[0]), Some("SendStreamingMessage"));
     assert_eq!(m[0].message["params"]["message"]["taskId"], tid);

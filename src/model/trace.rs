@@ -164,6 +164,17 @@ impl fmt::Display for Event {
 
 impl TraceEntry {
     /// The outcome as one line of text: "ok", "unchanged" or the refusal.
+    /// What happened, for people: the event, except that a clarification
+    /// sent to a terminal task is a message to it (*Message to terminal task*).
+    pub fn what(&self) -> String {
+        match (self.event, self.before) {
+            (Event::Clarified, Some(s)) if s.is_terminal() => {
+                "send message to a terminal task".into()
+            }
+            (event, _) => event.to_string(),
+        }
+    }
+
     pub fn outcome_text(&self) -> String {
         match self.outcome {
             Outcome::Done => "ok".into(),

@@ -248,7 +248,14 @@ fn keyboard_shortcuts(store: Store) {
             }
             "[" => store.seek_by(-1),
             "]" => store.seek_by(1),
-            _ => {}
+            _ => return,
+        }
+        // A key can disable the focused button (Step at a gate), as a click can.
+        if let Some(button) = target
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+            .filter(|t| t.tag_name() == "BUTTON")
+        {
+            request_animation_frame(move || refocus_if_lost(&button));
         }
     });
     on_cleanup(move || handle.remove());

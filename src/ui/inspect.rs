@@ -31,13 +31,17 @@ pub fn copy_label(copied: RwSignal<u32>, idle: &'static str) -> &'static str {
 }
 
 /// Copies `text` to the clipboard. Success shows on the button itself for
-/// two seconds after the last copy (`copied` counts copies; 0 is idle); a
-/// refusal is an alert.
+/// two seconds after the last copy (`copied` counts copies; 0 is idle) and
+/// in the notice line, which is announced; a refusal is an alert.
 pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSignal<u32>) {
     let promise = window().navigator().clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(_) => {
+                // Said in the status line too, for a screen reader.
+                store
+                    .notice
+                    .set(Some(format!("{label} copied to the clipboard.")));
                 let this = copied.get_untracked() + 1;
                 copied.set(this);
                 set_timeout(

@@ -403,7 +403,17 @@ pub fn TimeBarView() -> impl IntoView {
             <span class="key">"unit worked"</span>
             <span class="key wait">"waiting"</span>
             <span class="key planned">"planned"</span>
-            <span class="key lost">"lost (proposal)"</span>
+            {move || {
+                store
+                    .exp
+                    .with(|e| e.config().pause_proposal)
+                    .then(|| {
+                        view! {
+                            <span class="key paused">"paused (proposal)"</span>
+                            <span class="key lost">"lost (proposal)"</span>
+                        }
+                    })
+            }}
             <span class="key ahead">"after the viewed state"</span>
             <span class="key end">"task ended"</span>
         </p>

@@ -9,6 +9,9 @@ use wasm_bindgen::JsCast;
 pub fn PlaybackPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let step_verdict = Memo::new(move |_| store.legality(&Action::Step));
+    let play_verdict = Memo::new(move |_| store.play_verdict());
+    // While paused (proposal), Steps run the waiting clock, not work.
+    let paused = move || store.exp.with(|e| e.snapshot().state == TaskState::Paused);
     let playing = move || store.playing.get();
     // Where a task that waits for the client is answered, wherever the
     // Act panel is on the page.
@@ -32,7 +35,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                     id="play"
                     class="primary"
                     aria-describedby="step-reason"
-                    disabled=move || !playing() && step_verdict.get().is_err()
+                    disabled=move || !playing() && play_verdict.get().is_err()
                     on:click=move |_| store.toggle_play()
                 >
                     {move || if playing() { "Pause" } else { "Play" }}
@@ -51,7 +54,11 @@ pub fn PlaybackPanel() -> impl IntoView {
             </div>
             <p id="step-reason" class="reason" class:blocked=move || step_verdict.get().is_err()>
                 {move || match step_verdict.get() {
-                    Ok(()) => "Step runs to the next recorded state (at most one active second); Play runs the whole active path in about a minute at 1×.".to_string(),
+                    Ok(()) if paused() => match play_verdict.get() {
+                        Ok(()) => "The task is paused [proposal]: Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),
+                        Err(_) => "The task is paused [proposal]: Step waits one minute; Play has nothing to run until a resume (or its event) wakes it.".to_string(),
+                    },
+                    Ok(()) => "Step runs one active second, recording each transition on the way (a start, a gate); Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}
                 {move || answer().map(|(id, label)| view! {
@@ -85,8 +92,8 @@ pub fn PlaybackPanel() -> impl IntoView {
                 </select>
             </div>
             <p class="hint">
-                "Keys: Space plays or pauses, → steps, [ and ] move through recorded states "
-                "(not while a text field, slider or list has focus)."
+                "Keys: Space plays or pauses (unless a button has focus: Space presses it), → steps, "
+                "[ and ] move through recorded states (not while a text field, slider or list has focus)."
             </p>
         </section>
     }

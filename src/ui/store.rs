@@ -103,8 +103,15 @@ impl Store {
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
-        let label = action.label();
+        let playing = self.playing.get_untracked();
+        // Named for the control the user used.
+        let label = match &action {
+            Action::Step if playing => "Play",
+            Action::SupplyClarification(_) if before.is_terminal() => "Message to terminal task",
+            a => a.label(),
+        };
         let recorded = action.clone();
+        let is_resume = matches!(action, Action::ResumeTask { .. });
         let event = match &action {
             Action::FireEvent(name) => Some(name.trim().to_string()),
             _ => None,
@@ -133,12 +140,18 @@ impl Store {
         if self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
         }
-        if self.notice.with_untracked(Option::is_some) {
+        // What the last action said has been read, except while Play runs:
+        // its first Step may have discarded later states, which stays said.
+        if !playing && self.notice.with_untracked(Option::is_some) {
             self.notice.set(None);
         }
         match result {
             Ok(applied) => {
                 self.alert.set(None);
+                // A resume input reaches one resume, not every later one.
+                if is_resume && matches!(applied, Applied::Recorded { .. }) {
+                    self.resume_input.set(String::new());
+                }
                 let after = self.exp.with_untracked(|e| e.snapshot().state);
                 if let Applied::Recorded { discarded, .. } = applied {
                     if discarded > 0 {
@@ -172,23 +185,26 @@ impl Store {
     pub fn step(&self) -> bool {
         let ok = self.act(Action::Step);
         if self.playing.get_untracked() {
-            let stop = self
-                .exp
-                .with_untracked(|e| match e.legality(&Action::Step) {
-                    Err(why) => Some(after_colon(why)),
-                    Ok(()) if e.waits_for_resume() => Some(
-                        "the task is paused and only a resume (or its event) wakes it [proposal]."
-                            .into(),
-                    ),
-                    Ok(()) => None,
-                });
-            if let Some(why) = stop {
+            if let Err(why) = untrack(|| self.play_verdict()) {
                 self.playing.set(false);
                 self.status
                     .set(format!("{} Playback stopped: {why}", self.describe_state()));
             }
         }
         ok
+    }
+
+    /// Whether Play can run from the viewed state, or why not: where Step
+    /// can, unless the task is paused with nothing but a resume (or its
+    /// event) to wake it, where Steps would only add waiting minutes.
+    pub fn play_verdict(&self) -> Result<(), String> {
+        self.exp.with(|e| match e.legality(&Action::Step) {
+            Err(why) => Err(after_colon(why)),
+            Ok(()) if e.waits_for_resume() => Err(
+                "the task is paused and only a resume (or its event) wakes it [proposal].".into(),
+            ),
+            Ok(()) => Ok(()),
+        })
     }
 
     /// Proposal: the ResumeTask the page sends, with the viewed pause's token
@@ -219,9 +235,8 @@ impl Store {
         if self.playing.get_untracked() {
             self.playing.set(false);
             self.status.set("Playback paused.".into());
-        } else if let Err(why) = self.exp.with_untracked(|e| e.legality(&Action::Step)) {
-            self.alert
-                .set(Some(format!("Play refused: {}", after_colon(why))));
+        } else if let Err(why) = untrack(|| self.play_verdict()) {
+            self.alert.set(Some(format!("Play refused: {why}")));
         } else {
             self.alert.set(None);
             self.playing.set(true);
@@ -241,7 +256,8 @@ impl Store {
                 setting.label(),
                 raw
             ))),
-            Ok(v) if i64::from(config.get(setting)) == v => {}
+            // Back to the value in use: a bad value's alert is answered.
+            Ok(v) if i64::from(config.get(setting)) == v => self.alert.set(None),
             Ok(v) => match config.with(setting, v) {
                 Ok(config) => self.fresh(config, &format!("{} changed", setting.label())),
                 Err(e) => self.alert.set(Some(e.to_string())),
@@ -260,12 +276,15 @@ impl Store {
     pub fn set_resume_event(&self, raw: &str) {
         let mut config = self.exp.with_untracked(|e| *e.config());
         match EventName::new(raw) {
-            Ok(name) if name == config.resume_event => {}
+            Ok(name) if name == config.resume_event => self.alert.set(None),
             Ok(name) => {
                 config.resume_event = name;
                 self.fresh(config, "Resume event name changed");
             }
-            Err(e) => self.alert.set(Some(e.to_string())),
+            Err(e) => self.alert.set(Some(format!(
+                "{e} Accented letters take two bytes or more. The experiment keeps “{}”.",
+                config.resume_event.as_str()
+            ))),
         }
     }
 
@@ -381,6 +400,8 @@ impl Store {
         match self.exp.try_update(go) {
             Some(Err(e)) => self.alert.set(Some(e.to_string())),
             Some(Ok(())) => {
+                // A refusal said about another state is no longer true here.
+                self.alert.set(None);
                 self.run.update_value(|r| r.push(op));
                 self.status.set(self.describe_state());
             }

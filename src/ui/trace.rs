@@ -279,7 +279,7 @@ fn render_entry(
         ("task", format!("T{}", t.task + 1)),
         ("time", format!("{} s", t.active_s)),
         ("actor", t.actor.label().to_string()),
-        ("what", t.event.to_string()),
+        ("what", t.what()),
         ("states", format!("{before} → {}", t.after.name())),
         ("outcome", t.outcome_text()),
     ];

@@ -66,7 +66,7 @@ pub fn WirePanel() -> impl IntoView {
                             _ => "selected",
                         },
                         t.actor.label(),
-                        t.event
+                        t.what()
                     ),
                     None => "No trace entry".into(),
                 }
@@ -102,6 +102,15 @@ pub fn WirePanel() -> impl IntoView {
         } else {
             "Nothing on the wire for this entry: it happens inside the agent or the simulator."
         }
+    };
+    // Whether the entry shown is the first (or the last) of the trace.
+    let at_end = move |first: bool| {
+        let shown = entry();
+        store.exp.with(|e| {
+            let trace = e.trace();
+            let end = if first { trace.first() } else { trace.last() };
+            shown.is_some() && end.map(|t| t.seq) == shown
+        })
     };
     // Moves the selection through the trace: the keyboard's way to pick an entry.
     let select_by = move |delta: isize| {
@@ -234,8 +243,8 @@ pub fn WirePanel() -> impl IntoView {
             </Show>
             <div class="wire-bar">
                 <p class="readout" data-testid="wire-heading">{heading}</p>
-                <button class="icon" aria-label="Previous trace entry" on:click=move |_| select_by(-1)>"‹"</button>
-                <button class="icon" aria-label="Next trace entry" on:click=move |_| select_by(1)>"›"</button>
+                <button class="icon" aria-label="Previous trace entry" disabled=move || at_end(true) on:click=move |_| select_by(-1)>"‹"</button>
+                <button class="icon" aria-label="Next trace entry" disabled=move || at_end(false) on:click=move |_| select_by(1)>"›"</button>
                 <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
                 <button
                     class="link"
