@@ -102,6 +102,7 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   assert.match(await text(page, 'wire-heading'), /\(viewed state\)/);
   // A refusal records no state: the Wire panel shows it, not the viewed state's entry.
   const cancel = page.getByRole('button', { name: 'Request cancellation' });
+  await cancel.scrollIntoViewIfNeeded();
   const before = await cancel.boundingBox();
   await cancel.click();
   assert.match(await text(page, 'wire-heading'), /\(selected\): client request cancellation/i);

@@ -328,7 +328,7 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   // stays in Playback rather than falling to the page.
   await page.getByLabel('Require input before unit').fill('2');
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
-  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowRight');
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await focusedPanel(), 'playback-h');
   assertNoErrors(page);

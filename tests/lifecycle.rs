@@ -405,6 +405,67 @@ fn the_diagram_marks_current_taken_possible_and_forbidden() {
         .contains(r#"class="edge taken possible proposal" data-edge="WORKING-PAUSED""#));
 }
 
+/// The number after `name="` in `tag`.
+fn attr(tag: &str, name: &str) -> i32 {
+    let at = tag.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+    let end = tag[at..].find('"').unwrap();
+    tag[at..at + end].parse().unwrap()
+}
+
+#[test]
+fn every_state_box_fits_the_diagram_and_holds_its_label_apart_from_the_others() {
+    let svg = diagram_svg(&exp(proposal()));
+    let view = &svg[svg.find("viewBox=\"").unwrap() + 9..];
+    let dims: Vec<i32> = view[..view.find('"').unwrap()]
+        .split(' ')
+        .map(|n| n.parse().unwrap())
+        .collect();
+    let (w, h) = (dims[2], dims[3]);
+    let boxes: Vec<(i32, i32, i32, i32, &str)> = svg
+        .split("<g class=\"node")
+        .skip(1)
+        .map(|g| {
+            let rect = &g[g.find("<rect").unwrap()..];
+            let text = &g[g.find("<text").unwrap()..g.find("</text>").unwrap()];
+            let (x, y) = (attr(rect, "x"), attr(rect, "y"));
+            // The label's lines read as the state's exact name.
+            let name = &g[g.find("data-state=\"TASK_STATE_").unwrap() + 23..];
+            let name = &name[..name.find('"').unwrap()];
+            let joined: String = text
+                .split('>')
+                .filter_map(|part| part.split('<').next())
+                .collect();
+            assert_eq!(joined, name);
+            (
+                x,
+                y,
+                x + attr(rect, "width"),
+                y + attr(rect, "height"),
+                text,
+            )
+        })
+        .collect();
+    assert_eq!(boxes.len(), 9);
+    for (i, &(x1, y1, x2, y2, text)) in boxes.iter().enumerate() {
+        assert!(
+            x1 >= 0 && y1 >= 0 && x2 <= w && y2 <= h,
+            "{text} leaves the diagram"
+        );
+        // At most 9 monospace characters a line: narrow boxes, legible text.
+        let lines: Vec<&str> = text
+            .split('>')
+            .filter_map(|part| part.split('<').next())
+            .filter(|t| !t.is_empty())
+            .collect();
+        assert!(lines.iter().all(|l| l.len() <= 9), "{lines:?}");
+        assert!((x2 - x1) as usize >= 8 * lines.iter().map(|l| l.len()).max().unwrap());
+        for &(a1, b1, a2, b2, other) in &boxes[i + 1..] {
+            let apart = x2 + 8 <= a1 || a2 + 8 <= x1 || y2 + 8 <= b1 || b2 + 8 <= y1;
+            assert!(apart, "{text} and {other} are less than 8 units apart");
+        }
+    }
+}
+
 #[test]
 fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     let mut e = exp(Config {

@@ -14,11 +14,14 @@ use TaskState::{
     AuthRequired, Canceled, Completed, Failed, InputRequired, Paused, Rejected, Submitted, Working,
 };
 
-/// Diagram size (SVG user units).
-const DIAGRAM_W: i32 = 500;
+/// Diagram size (SVG user units): narrow enough that labels stay legible
+/// in a third of a desktop and on a phone.
+const DIAGRAM_W: i32 = 400;
 const DIAGRAM_H: i32 = 300;
-/// Node box height and the width of one monospace character of its label.
+/// The height of a one-line node box, one more line of label, and the width
+/// of one monospace character of a label.
 const NODE_H: i32 = 30;
+const LINE_H: i32 = 15;
 const CHAR_W: i32 = 8;
 
 /// Where each state sits: SUBMITTED on the left, WORKING in the middle with
@@ -26,15 +29,15 @@ const CHAR_W: i32 = 8;
 /// terminal states on the right (REJECTED under SUBMITTED).
 const fn node_at(s: TaskState) -> (i32, i32) {
     match s {
-        Submitted => (50, 150),
-        Rejected => (50, 266),
-        Paused => (166, 36),
-        Working => (266, 150),
-        InputRequired => (166, 262),
-        AuthRequired => (356, 262),
-        Completed => (452, 36),
-        Failed => (452, 116),
-        Canceled => (452, 196),
+        Submitted => (48, 150),
+        Rejected => (48, 266),
+        Paused => (136, 36),
+        Working => (204, 150),
+        InputRequired => (136, 262),
+        AuthRequired => (268, 262),
+        Completed => (352, 36),
+        Failed => (352, 106),
+        Canceled => (352, 186),
     }
 }
 
@@ -43,8 +46,29 @@ fn short_name(s: TaskState) -> &'static str {
     &s.name()["TASK_STATE_".len()..]
 }
 
+/// The label's lines: a two-word name (`INPUT_REQUIRED`) breaks after its
+/// underscore, so that the boxes stay narrow.
+fn label_lines(s: TaskState) -> (&'static str, Option<&'static str>) {
+    let name = short_name(s);
+    match name.find('_') {
+        Some(i) => (&name[..=i], Some(&name[i + 1..])),
+        None => (name, None),
+    }
+}
+
 fn half_width(s: TaskState) -> i32 {
-    (short_name(s).len() as i32 * CHAR_W + 16) / 2
+    let (first, second) = label_lines(s);
+    let chars = first.len().max(second.map_or(0, str::len)) as i32;
+    (chars * CHAR_W + 16) / 2
+}
+
+fn node_h(s: TaskState) -> i32 {
+    NODE_H
+        + if label_lines(s).1.is_some() {
+            LINE_H
+        } else {
+            0
+        }
 }
 
 /// How far an edge bows sideways: the two directions of a pair bow apart,
@@ -65,7 +89,7 @@ fn bend(from: TaskState, to: TaskState) -> i32 {
 fn exit_point(s: TaskState, tx: i32, ty: i32) -> (i32, i32) {
     let (x, y) = node_at(s);
     let (dx, dy) = ((tx - x) as f32, (ty - y) as f32);
-    let (hw, hh) = (half_width(s) as f32 + 2.0, (NODE_H / 2) as f32 + 2.0);
+    let (hw, hh) = (half_width(s) as f32 + 2.0, (node_h(s) / 2) as f32 + 2.0);
     let sx = if dx == 0.0 { f32::MAX } else { hw / dx.abs() };
     let sy = if dy == 0.0 { f32::MAX } else { hh / dy.abs() };
     let k = sx.min(sy).min(1.0);
@@ -149,7 +173,7 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
     if proposal {
         let (a, b) = FORBIDDEN;
         let ((x, y1), (_, y2)) = (node_at(b), node_at(a));
-        let (top, bottom) = (y1 + NODE_H / 2 + 4, y2 - NODE_H / 2 - 4);
+        let (top, bottom) = (y1 + node_h(b) / 2 + 4, y2 - node_h(a) / 2 - 4);
         let my = top + (bottom - top) / 3;
         let _ = write!(
             s,
@@ -164,22 +188,33 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
     }
     for state in TaskState::ALL.into_iter().chain(proposal.then_some(Paused)) {
         let (x, y) = node_at(state);
-        let hw = half_width(state);
+        let (hw, h) = (half_width(state), node_h(state));
+        let (first, second) = label_lines(state);
         let _ = write!(
             s,
-            "<g class=\"node {}{}{}\" data-state=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{NODE_H}\" rx=\"7\"/>\
-             <text x=\"{x}\" y=\"{}\">{}</text><title>{}{}</title></g>",
+            "<g class=\"node {}{}{}\" data-state=\"{}\"><rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{h}\" rx=\"7\"/>\
+             <text x=\"{x}\" y=\"{}\">{first}",
             state.family(),
             if state == current { " current" } else { "" },
             if state.is_proposal() { " proposal" } else { "" },
             state.name(),
             x - hw,
-            y - NODE_H / 2,
+            y - h / 2,
             2 * hw,
-            y + 4,
-            short_name(state),
+            y + 5 - (h - NODE_H) / 2,
+        );
+        if let Some(second) = second {
+            let _ = write!(s, "<tspan x=\"{x}\" dy=\"{LINE_H}\">{second}</tspan>");
+        }
+        let _ = write!(
+            s,
+            "</text><title>{}{}</title></g>",
             state.name(),
-            if state.is_proposal() { " (proposal, not part of A2A v1.0)" } else { "" }
+            if state.is_proposal() {
+                " (proposal, not part of A2A v1.0)"
+            } else {
+                ""
+            }
         );
     }
     s.push_str("</svg>");
