@@ -492,10 +492,18 @@ fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     let svg = timebar_svg(&TimeBar::of(&e));
     assert_eq!(svg.matches(" ahead\"").count(), 2, "{svg}");
     assert!(svg.contains(r#"class="planned""#));
+    // Their labels are marked too, to be drawn legibly on the pale shade.
+    assert!(svg.contains(r#"y="25" class="ahead">1</text>"#), "{svg}");
+    assert!(
+        svg.contains(r#"y="25" class="ahead">input</text>"#),
+        "{svg}"
+    );
     // Inside a unit: its worked part is plain, the rest of it faded.
     e.seek(2).unwrap();
     let svg = timebar_svg(&TimeBar::of(&e));
     assert!(svg.contains(r#"class="work odd" x="0.0%""#), "{svg}");
     assert!(svg.contains(r#"class="work odd ahead""#), "{svg}");
     assert!(svg.contains(r#"class="wait input ahead""#), "{svg}");
+    // The unit's label sits on its worked part (1 s of 7 = 14.2%), plain.
+    assert!(svg.contains(r#"<text x="7.1%" y="25">1</text>"#), "{svg}");
 }

@@ -292,9 +292,20 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
                 );
             }
         }
-        // Labels only where they fit on a phone-sized (320 px) bar.
-        if !label.is_empty() && w as usize * 32 / 100 >= label.len() * 7 + 4 {
-            let _ = write!(s, "<text x=\"{}\" y=\"25\">{label}</text>", Pct(x + w / 2));
+        // Labels only where they fit on a phone-sized (320 px) bar: on the
+        // part up to the viewed state when it has room, else on the whole
+        // segment, drawn as "after the viewed state" when it starts there.
+        let fits = |w: u32| !label.is_empty() && w as usize * 32 / 100 >= label.len() * 7 + 4;
+        let done = pm(split) - pm(seg.x);
+        let at = if split > seg.x && fits(done) {
+            Some((x + done / 2, ""))
+        } else if fits(w) {
+            Some((x + w / 2, if split < end { " class=\"ahead\"" } else { "" }))
+        } else {
+            None
+        };
+        if let Some((mid, ahead)) = at {
+            let _ = write!(s, "<text x=\"{}\" y=\"25\"{ahead}>{label}</text>", Pct(mid));
         }
     }
     let c = Pct(pm(bar.cursor).clamp(2, 998));
