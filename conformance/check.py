@@ -9,8 +9,9 @@ Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
   - envelope: jsonrpc == "2.0", an id, exactly one of method/result/error;
     requests carry params and a v1.0 PascalCase method from the client over
     JSON-RPC; responses and errors come from the agent and answer an earlier
-    request id (results of the type that method returns), over SSE exactly
-    when the method streams;
+    request id (results of the type that method returns), results over SSE
+    exactly when the method streams, errors always as a plain JSON-RPC
+    response (found before a stream opens, as a2a-sdk 1.3.0 answers them);
   - payload: params / result parsed STRICTLY into the a2a_pb2 class named by
     payloadType (json_format.Parse, ignore_unknown_fields=False: unknown or
     misspelled fields and unknown enum names fail), fields marked REQUIRED in

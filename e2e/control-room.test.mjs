@@ -111,12 +111,25 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   assert.match(await text(page, 'wire-messages'), /-32002/);
   // Answered as of that earlier state, so not part of the exported transcript.
   assert.match(await page.locator('.wire .warning').innerText(), /Tried on an earlier state.*transcript leaves these messages out/s);
-  // The alert floats over the page: the button did not move under the pointer.
-  await page.getByTestId('alert').filter({ hasText: '-32002' }).waitFor();
+  // The alert floats over the page: the button did not move under the
+  // pointer, and the alert keeps clear of it.
+  const alert = page.getByTestId('alert');
+  await alert.filter({ hasText: '-32002' }).waitFor();
   assert.deepEqual(await cancel.boundingBox(), before);
+  const box = await alert.locator('p').boundingBox();
+  const apart = box.y + box.height <= before.y || before.y + before.height <= box.y;
+  assert.ok(apart, `the alert covers the button: ${JSON.stringify({ box, before })}`);
+  // Escape dismisses it, and focus goes back to the button, nothing scrolled.
+  const scrolled = await page.evaluate(() => scrollY);
+  await page.keyboard.press('Escape');
+  assert.equal(await alert.innerText(), '');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'act-cancel');
+  assert.equal(await page.evaluate(() => scrollY), scrolled);
   // Going to another state clears the alert, which said why not at this one.
+  await cancel.click();
+  await alert.filter({ hasText: '-32002' }).waitFor();
   await page.getByLabel('Recorded state', { exact: true }).fill('2');
-  assert.equal(await page.getByTestId('alert').innerText(), '');
+  assert.equal(await alert.innerText(), '');
 
   // Space on the focused trace scrolls it; it does not start Play.
   await page.getByTestId('trace').focus();

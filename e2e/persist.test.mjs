@@ -311,17 +311,22 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   const field = page.getByLabel('Import run');
   await field.scrollIntoViewIfNeeded();
   assert.ok((await page.evaluate(() => scrollY)) > 1000, 'the import field is far down the page');
+  await field.focus(); // as a click on it does
   await field.setInputFiles(file);
   const alert = page.getByTestId('alert');
   await alert.filter({ hasText: 'it is a wire transcript (Export transcript), not a run' }).waitFor();
   const box = await alert.boundingBox();
   assert.ok(box.y >= 0 && box.y + box.height <= 844, `the alert is on screen: ${JSON.stringify(box)}`);
-  // A control focused elsewhere on the page is scrolled clear of the alert,
-  // which floats at the foot of the screen.
+  // The alert floats clear of the field that raised it (here at the top of
+  // the screen, as the field is low on it), and a control focused elsewhere
+  // on the page is scrolled clear of it.
+  const fieldBox = await field.boundingBox();
+  const clear = (a, b) => a.y + a.height <= b.y || b.y + b.height <= a.y;
+  assert.ok(clear(fieldBox, box), `the alert covers the field: ${JSON.stringify({ fieldBox, box })}`);
   const far = page.getByRole('button', { name: 'Set up experiment 3' });
   await far.focus();
   const [link, bar] = [await far.boundingBox(), await alert.boundingBox()];
-  assert.ok(link.y >= 0 && link.y + link.height <= bar.y, `the focused control is above the alert: ${JSON.stringify({ link, bar })}`);
+  assert.ok(link.y >= 0 && link.y + link.height <= 844 && clear(link, bar), `the focused control is under the alert: ${JSON.stringify({ link, bar })}`);
   assertNoErrors(page);
   await page.context().close();
 });

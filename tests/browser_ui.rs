@@ -518,6 +518,8 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
     assert_eq!(p.text("#wire-cancel-terminal"), "Cancel terminal task");
     p.click("#wire-cancel-terminal").await;
     assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    let alert = p.text("[data-testid=alert]");
+    assert!(alert.starts_with("Cancel terminal task refused"), "{alert}");
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
         raw.contains("-32002") && raw.contains("TASK_NOT_CANCELABLE"),
@@ -528,6 +530,9 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         "{raw}"
     );
     assert_eq!(p.text("#wire-message-terminal"), "Message to terminal task");
+    // Another request on the Wire panel answers the alert about the last.
+    p.click("#wire-get-task").await;
+    assert_eq!(p.text("[data-testid=alert]"), "");
     p.click("#wire-message-terminal").await;
     let raw = p.text("[data-testid=wire-messages]");
     assert!(

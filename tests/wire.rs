@@ -474,18 +474,28 @@ fn a_request_refused_on_an_earlier_state_stays_out_of_the_transcript() {
     // ... but after COMPLETED on the wire it would contradict the stream:
     // the transcript is as before.
     assert_eq!(wire::transcript(&e, START), full);
-    // Branching from that very state keeps the refusal, now in its place.
+    // Branching from a later state keeps it out: that state came after it.
+    let mut later = e.clone();
+    later.seek(4).unwrap();
+    later.apply(Action::Step).unwrap();
+    assert!(later.tried_on_earlier_state(&t));
+    assert!(!wire::transcript(&later, START)
+        .iter()
+        .any(|m| error_code(m) == Some(-32002)));
+    // Branching from that very state keeps the refusal, now in its place:
+    // after every message of the state it was tried on, before the branch.
     e.apply(Action::Step).unwrap();
     assert!(!e.tried_on_earlier_state(&t));
     let now = wire::transcript(&e, START);
-    let refused = now.iter().position(|m| error_code(m) == Some(-32002));
-    let completed = now.iter().position(|m| {
-        m.message["result"]["statusUpdate"]["status"]["state"] == "TASK_STATE_COMPLETED"
-    });
-    assert!(
-        refused.is_some() && completed.is_none(),
-        "a WORKING task again"
-    );
+    let refused = now
+        .iter()
+        .position(|m| error_code(m) == Some(-32002))
+        .unwrap();
+    let entries: Vec<u32> = now.iter().map(|m| m.entry.unwrap()).collect();
+    assert_eq!(entries[refused], t.seq);
+    let first = entries.iter().position(|&s| s == t.seq).unwrap();
+    assert!(entries[..first].iter().all(|&s| s <= t.at), "{entries:?}");
+    assert!(entries[first..].iter().all(|&s| s >= t.seq), "{entries:?}");
     // A refusal on the newest state is no earlier one.
     assert!(e.apply(Action::RequestCancellation).is_err());
     assert!(!e.tried_on_earlier_state(e.trace().last().unwrap()));
@@ -893,6 +903,22 @@ fn scenario_c() -> Experiment {
     e
 }
 
+/// (d) a 5-minute self-park timeout resumes the task with a summary, a
+/// refused ResumeTask on the way, then a follow-up task.
+fn scenario_d() -> Experiment {
+    let mut e = proposal(|c| {
+        (c.self_park_before, c.self_park_timeout) = (2, 5);
+        c.on_timeout = OnTimeout::ResumeWithSummary;
+    });
+    to_pause(&mut e);
+    assert!(resume(&mut e, "not-the-token", None).is_err());
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    e.apply(Action::FollowUp).unwrap();
+    run(&mut e, 100);
+    e
+}
+
 /// (e) a 5-minute self-park timeout fails the task; ResumeTask and PauseTask after it are refused.
 fn scenario_e() -> Experiment {
     let mut e = proposal(|c| {
@@ -1032,13 +1058,28 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 assert_eq!(
                     said.contains("(JSON-RPC, pause extension, a proposal)")
                         || said.contains("(SSE, pause extension, a proposal)"),
-                    text.contains(PAUSE_EXTENSION),
+                    carries_extension(&m.message),
                     "{said}"
                 );
                 assert!(!matches!(error_code(m), Some(-32010 | -32011)));
             }
         }
     }
+}
+
+/// Where the pause extension can be in a v1.0 message: a PauseTask or
+/// ResumeTask message, the metadata of a Task (its history's messages
+/// included), a statusUpdate or a listed task, or an error's second detail.
+fn carries_extension(v: &Value) -> bool {
+    let has = |x: &Value| x["metadata"].get(PAUSE_EXTENSION).is_some();
+    let any = |x: &Value| x.as_array().is_some_and(|a| a.iter().any(has));
+    let (r, task) = (&v["result"], &v["result"]["task"]);
+    has(&v["params"]["message"])
+        || [r, task, &r["statusUpdate"]].into_iter().any(has)
+        || [&r["history"], &task["history"], &r["tasks"]]
+            .into_iter()
+            .any(any)
+        || v["error"]["data"][1]["metadata"]["extension"] == PAUSE_EXTENSION
 }
 
 #[test]
@@ -1161,8 +1202,51 @@ fn the_extension_keeps_pause_and_resume_messages_in_the_history() {
 }
 
 #[test]
+fn a_resume_without_input_sends_none_after_one_with_input() {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "first").unwrap();
+    let t = e.resume_token().unwrap().to_string();
+    resume(&mut e, &t, Some("ship it")).unwrap();
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "second").unwrap();
+    let t = e.resume_token().unwrap().to_string();
+    resume(&mut e, &t, None).unwrap();
+    for enc in ENCODINGS {
+        let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
+        assert_eq!(r.len(), 6, "two resumes: request, Task, statusUpdate each");
+        let (first, second) = (
+            params_of(&r[0], enc, "ResumeTask"),
+            params_of(&r[3], enc, "ResumeTask"),
+        );
+        assert_eq!(first["input"], "ship it");
+        assert!(second.get("input").is_none(), "{second}");
+        let meta = resumed_of(&r[5].message["result"]["statusUpdate"], enc);
+        assert_eq!(meta["hadResumeInput"], false);
+        if enc == PauseEncoding::V1Extension {
+            // The history keeps each message as it was sent.
+            let m = wire::get_task(&e, START, enc);
+            let kept: Vec<&Value> = m[1].message["result"]["history"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|h| h["metadata"][PAUSE_EXTENSION]["method"] == "ResumeTask")
+                .collect();
+            assert_eq!(kept.len(), 2);
+            assert!(kept[1]["metadata"][PAUSE_EXTENSION]["params"]
+                .get("input")
+                .is_none());
+            assert_eq!(kept[1]["parts"][0]["text"], "Resume this task.");
+        }
+    }
+}
+
+#[test]
 fn proposal_transcripts_are_deterministic_and_entries_add_up() {
-    for build in [scenario_a, scenario_c, scenario_e, scenario_f, scenario_h] {
+    let all = [
+        scenario_a, scenario_c, scenario_d, scenario_e, scenario_f, scenario_h,
+    ];
+    for build in all {
         for enc in ENCODINGS {
             let (a, b) = (build(), build());
             let ta = wire::transcript_in(&a, START, enc);
@@ -1420,6 +1504,9 @@ fn e_timeout_fail_in_both_encodings() {
                 assert_eq!(m.payload_type, "error");
                 assert_eq!(err["code"], -32004);
                 assert_eq!(info["reason"], "UNSUPPORTED_OPERATION");
+                // A plain SendMessage to a terminal task, refused as any is.
+                let said = format!("Task {tid} is in terminal state: TASK_STATE_FAILED");
+                assert_eq!(err["message"], said);
                 let d = &err["data"][1];
                 assert_eq!(d["reason"], reason);
                 assert_eq!(d["metadata"]["extension"], PAUSE_EXTENSION);

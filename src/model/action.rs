@@ -50,6 +50,17 @@ impl Action {
             Action::FireEvent(_) => "Fire event",
         }
     }
+
+    /// The label of the control that sends this action in `state`: on a
+    /// terminal task, a clarification and a cancellation are the Wire
+    /// panel's *Message to terminal task* and *Cancel terminal task*.
+    pub fn label_in(&self, state: TaskState) -> &'static str {
+        match self {
+            Action::SupplyClarification(_) if state.is_terminal() => "Message to terminal task",
+            Action::RequestCancellation if state.is_terminal() => "Cancel terminal task",
+            a => a.label(),
+        }
+    }
 }
 
 /// Why an action was not carried out. Every refusal is a value, traced with
@@ -86,7 +97,8 @@ pub enum Refusal {
     NotPausable(TaskState),
     /// Proposal: ResumeTask on a task that is not paused (-32010).
     NotPaused(TaskState),
-    /// Proposal: a wrong or already used resume token (-32011).
+    /// Proposal: a wrong or already used resume token (-32011), on a task
+    /// that is not terminal.
     BadResumeToken,
     /// Proposal: an event without a name.
     EmptyEventName,
@@ -214,7 +226,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotInputRequired(s) => write!(
                 f,
-                "This simulated agent takes a clarification only in TASK_STATE_INPUT_REQUIRED; the task is {s}."
+                "This agent takes clarification only in TASK_STATE_INPUT_REQUIRED; the task is {s}."
             ),
             Refusal::NotAuthRequired(s) => write!(
                 f,

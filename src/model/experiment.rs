@@ -303,7 +303,7 @@ impl Experiment {
                 match self.resume_token() {
                     Some(current) if current == token => Ok(()),
                     Some(_) => Err(Refusal::BadResumeToken),
-                    // A terminal task resumes with no token, its last one included.
+                    // No token resumes a terminal task, its last one included.
                     None if state.is_terminal() => Err(Refusal::NotPaused(state)),
                     // A token this task issued before is a used one.
                     None if self.issued_tokens().any(|t| t == token) => {

@@ -30,7 +30,8 @@
 //! - Every pause issues a fresh resume token. A resume with the right token
 //!   wakes the task (cause `explicit_resume`) and consumes the token; a wrong or
 //!   used token is refused with -32011; resuming a task that is not paused is
-//!   refused with -32010. Pausing a paused task returns the current pause.
+//!   refused with -32010, and so is every resume of a terminal task, its last
+//!   token included. Pausing a paused task returns the current pause.
 //! - While PAUSED a Step advances the waiting clock by one simulated minute
 //!   ([`WAIT_STEP_S`]); active time never advances while paused.
 //! - INPUT_REQUIRED and PAUSED are never adjacent: a pause is refused in

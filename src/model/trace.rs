@@ -163,7 +163,6 @@ impl fmt::Display for Event {
 }
 
 impl TraceEntry {
-    /// The outcome as one line of text: "ok", "unchanged" or the refusal.
     /// What happened, for people: the event, except that a clarification
     /// sent to a terminal task is a message to it (*Message to terminal task*).
     pub fn what(&self) -> String {
@@ -175,6 +174,7 @@ impl TraceEntry {
         }
     }
 
+    /// The outcome as one line of text: "ok", "unchanged" or the refusal.
     pub fn outcome_text(&self) -> String {
         match self.outcome {
             Outcome::Done => "ok".into(),

@@ -31,9 +31,11 @@ pub fn ControlRoom(
         persist::follow_links(store);
     }
     playback_clock(store);
-    keyboard_shortcuts(store);
+    let alert = AlertPlace::follow(store);
+    keyboard_shortcuts(store, alert);
     keep_focus_in_panel();
     keep_focus_when_play_stops(store);
+    fade_notices(store);
 
     view! {
         <header class="masthead">
@@ -49,11 +51,11 @@ pub fn ControlRoom(
         </header>
         <main class="room">
             <div class="messages">
-                <div role="alert" class="alert" data-testid="alert">
+                <div role="alert" class="alert" class:top=move || alert.top.get() data-testid="alert">
                     {move || store.alert.get().map(|msg| view! {
                         <p>
                             <span>{msg}</span>
-                            <button class="link" on:click=move |_| store.alert.set(None)>"Dismiss"</button>
+                            <button class="link" on:click=move |_| alert.dismiss(store)>"Dismiss"</button>
                         </p>
                     })}
                 </div>
@@ -121,9 +123,7 @@ fn playback_clock(store: Store) {
                 .exp
                 .with(|e| play_interval_ms(e.config(), SPEEDS[store.speed.get()].1));
             set_interval_with_handle(
-                move || {
-                    store.step();
-                },
+                move || store.play_step(),
                 Duration::from_millis(u64::from(ms)),
             )
             .ok()
@@ -199,16 +199,107 @@ fn show_guide() {
 fn focus_region(el: web_sys::Element) {
     if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
         let _ = el.set_attribute("tabindex", "-1");
-        let _ = el.focus();
+        focus_in_place(&el);
     }
+}
+
+/// Focuses `el` without scrolling: nothing moves under the pointer.
+fn focus_in_place(el: &web_sys::HtmlElement) {
+    let options = web_sys::FocusOptions::new();
+    options.set_prevent_scroll(true);
+    let _ = el.focus_with_options(&options);
+}
+
+/// Where the alert floats, and where focus goes back when it is dismissed:
+/// the control that had focus when it came (the one that raised it, as a
+/// rule). The alert floats at the foot of the screen, or at its top when
+/// that control is in the lower part, so that it never covers it.
+#[derive(Clone, Copy)]
+struct AlertPlace {
+    top: RwSignal<bool>,
+    origin: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>,
+}
+
+impl AlertPlace {
+    fn follow(store: Store) -> Self {
+        let place = AlertPlace {
+            top: RwSignal::new(false),
+            origin: StoredValue::new_local(None),
+        };
+        // Each alert that comes, a second one while the first is up included.
+        Effect::new(move |_| {
+            if store.alert.with(Option::is_some) {
+                let origin = document()
+                    .active_element()
+                    .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
+                    .filter(|a| !matches!(a.tag_name().as_str(), "BODY" | "MAIN"));
+                let low = origin.as_ref().is_some_and(|o| {
+                    let height = window()
+                        .inner_height()
+                        .ok()
+                        .and_then(|h| h.as_f64())
+                        .unwrap_or(0.0);
+                    o.get_bounding_client_rect().bottom() > height * 0.6
+                });
+                place.top.set(low);
+                place.origin.set_value(origin);
+            }
+        });
+        place
+    }
+
+    /// Clears the alert and puts focus back where it was, or on the main
+    /// area when that control is gone or disabled, without scrolling.
+    fn dismiss(self, store: Store) {
+        store.alert.set(None);
+        let back = self
+            .origin
+            .get_value()
+            .filter(|o| o.is_connected() && !o.has_attribute("disabled"));
+        match back {
+            Some(el) => focus_in_place(&el),
+            None => {
+                if let Some(main) = document().query_selector("main").ok().flatten() {
+                    focus_region(main);
+                }
+            }
+        }
+    }
+}
+
+/// A notice (a fresh start, a copy, states discarded) is read and announced
+/// when it comes; it goes after a few seconds, so that it does not stay over
+/// the page.
+fn fade_notices(store: Store) {
+    let shown = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        if store.notice.with(Option::is_none) {
+            return;
+        }
+        let this = shown.get_value().wrapping_add(1);
+        shown.set_value(this);
+        set_timeout(
+            move || {
+                if shown.get_value() == this {
+                    store.notice.set(None);
+                }
+            },
+            Duration::from_secs(8),
+        );
+    });
 }
 
 /// Space toggles Play/Pause, → steps, `[` and `]` move through recorded
 /// states. None fires while focus is in a text field or on a control that
 /// uses those keys itself (sliders, selects; Space on buttons and links).
-fn keyboard_shortcuts(store: Store) {
+/// Escape dismisses an alert, from anywhere.
+fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
+            return;
+        }
+        if ev.key() == "Escape" && store.alert.with_untracked(Option::is_some) {
+            alert.dismiss(store);
             return;
         }
         let target = ev

@@ -21,7 +21,7 @@ const DIAGRAM_H: i32 = 300;
 /// The height of a one-line node box, one more line of label, and the width
 /// of one monospace character of a label.
 const NODE_H: i32 = 30;
-const LINE_H: i32 = 15;
+const LINE_H: i32 = 17;
 const CHAR_W: i32 = 8;
 
 /// Where each state sits: SUBMITTED on the left, WORKING in the middle with

@@ -1,6 +1,6 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
-use super::store::{Store, SPEEDS};
+use super::store::{wakers, Store, SPEEDS};
 use crate::model::{Action, TaskState};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -52,15 +52,20 @@ pub fn PlaybackPanel() -> impl IntoView {
                 </button>
                 <button id="restart" on:click=move |_| store.restart()>"Restart experiment"</button>
             </div>
-            <p id="step-reason" class="reason" class:blocked=move || step_verdict.get().is_err()>
-                {move || match step_verdict.get() {
+            // The reason alone describes Play and Step; the link beside it
+            // is a control of its own.
+            <p class="reason step-why" class:blocked=move || step_verdict.get().is_err()>
+                <span id="step-reason">{move || match step_verdict.get() {
                     Ok(()) if paused() => match play_verdict.get() {
                         Ok(()) => "The task is paused [proposal]: Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),
-                        Err(_) => "The task is paused [proposal]: Step waits one minute; Play has nothing to run until a resume (or its event) wakes it.".to_string(),
+                        Err(_) => format!(
+                            "The task is paused [proposal]: Step waits one minute; Play has nothing to run until {} wakes it.",
+                            store.exp.with(wakers)
+                        ),
                     },
-                    Ok(()) => "Step runs one active second, recording each transition on the way (a start, a gate); Play runs the whole active path in about a minute at 1×.".to_string(),
+                    Ok(()) => "Step runs up to one active second, stopping at a gate; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
-                }}
+                }}</span>
                 {move || answer().map(|(id, label)| view! {
                     " "
                     <button class="link" data-testid="go-to-answer" on:click=move |_| go_to(id)>
@@ -93,7 +98,8 @@ pub fn PlaybackPanel() -> impl IntoView {
             </div>
             <p class="hint">
                 "Keys: Space plays or pauses (unless a button has focus: Space presses it), → steps, "
-                "[ and ] move through recorded states (not while a text field, slider or list has focus)."
+                "[ and ] move through recorded states (not while a text field, slider or list has focus); "
+                "Escape dismisses an alert."
             </p>
         </section>
     }

@@ -102,13 +102,16 @@ impl Store {
 
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
+        self.act_from(action, false)
+    }
+
+    /// [`Store::act`], for Play's own Steps when `by_play`.
+    fn act_from(&self, action: Action, by_play: bool) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
-        let playing = self.playing.get_untracked();
         // Named for the control the user used.
         let label = match &action {
-            Action::Step if playing => "Play",
-            Action::SupplyClarification(_) if before.is_terminal() => "Message to terminal task",
-            a => a.label(),
+            Action::Step if by_play => "Play",
+            a => a.label_in(before),
         };
         let recorded = action.clone();
         let is_resume = matches!(action, Action::ResumeTask { .. });
@@ -140,9 +143,9 @@ impl Store {
         if self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
         }
-        // What the last action said has been read, except while Play runs:
-        // its first Step may have discarded later states, which stays said.
-        if !playing && self.notice.with_untracked(Option::is_some) {
+        // What the last action said has been read. Play's own Steps keep
+        // it: its first Step may have discarded later states, which stays said.
+        if !by_play && self.notice.with_untracked(Option::is_some) {
             self.notice.set(None);
         }
         match result {
@@ -180,10 +183,22 @@ impl Store {
         }
     }
 
-    /// One Step; during playback, stops it (and says why) when the task can
-    /// no longer run.
+    /// One Step (the button or →); during playback, stops it (and says why)
+    /// when the task can no longer run.
     pub fn step(&self) -> bool {
         let ok = self.act(Action::Step);
+        self.stop_if_done();
+        ok
+    }
+
+    /// One of Play's Steps: its first, then one per tick.
+    pub fn play_step(&self) {
+        self.act_from(Action::Step, true);
+        self.stop_if_done();
+    }
+
+    /// Stops playback, saying why, where it can go no further.
+    fn stop_if_done(&self) {
         if self.playing.get_untracked() {
             if let Err(why) = untrack(|| self.play_verdict()) {
                 self.playing.set(false);
@@ -191,7 +206,6 @@ impl Store {
                     .set(format!("{} Playback stopped: {why}", self.describe_state()));
             }
         }
-        ok
     }
 
     /// Whether Play can run from the viewed state, or why not: where Step
@@ -200,9 +214,10 @@ impl Store {
     pub fn play_verdict(&self) -> Result<(), String> {
         self.exp.with(|e| match e.legality(&Action::Step) {
             Err(why) => Err(after_colon(why)),
-            Ok(()) if e.waits_for_resume() => Err(
-                "the task is paused and only a resume (or its event) wakes it [proposal].".into(),
-            ),
+            Ok(()) if e.waits_for_resume() => Err(format!(
+                "the task is paused and only {} wakes it [proposal].",
+                wakers(e)
+            )),
             Ok(()) => Ok(()),
         })
     }
@@ -239,9 +254,10 @@ impl Store {
             self.alert.set(Some(format!("Play refused: {why}")));
         } else {
             self.alert.set(None);
+            self.notice.set(None);
             self.playing.set(true);
             self.status.set("Playing.".into());
-            self.step();
+            self.play_step();
         }
     }
 
@@ -281,10 +297,15 @@ impl Store {
                 config.resume_event = name;
                 self.fresh(config, "Resume event name changed");
             }
-            Err(e) => self.alert.set(Some(format!(
-                "{e} Accented letters take two bytes or more. The experiment keeps “{}”.",
-                config.resume_event.as_str()
-            ))),
+            Err(e) => {
+                let kept = match config.resume_event.as_str() {
+                    "" => "no resume event (only ResumeTask wakes a self-park)".to_string(),
+                    name => format!("“{name}”"),
+                };
+                self.alert.set(Some(format!(
+                    "{e} Accented letters take two bytes or more. The experiment keeps {kept}."
+                )))
+            }
         }
     }
 
@@ -506,5 +527,14 @@ fn now_ms() -> i64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0
+    }
+}
+
+/// What can wake the viewed pause: a resume, or its event too.
+pub fn wakers(e: &Experiment) -> &'static str {
+    if e.snapshot().pause.is_some_and(|p| p.event) {
+        "a resume or its event"
+    } else {
+        "a resume"
     }
 }

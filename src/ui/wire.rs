@@ -3,7 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use crate::model::{Action, Experiment, Outcome, TaskState};
+use crate::model::{Action, Experiment, Outcome, TaskState, TraceEntry};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 
@@ -27,13 +27,17 @@ pub fn WirePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let view_kind = store.wire_view;
     // Which trace entry is shown (for Latest and Entry).
-    let entry = move || {
-        store.exp.with(|e| match view_kind.get() {
-            WireView::Entry(seq) if e.trace().iter().any(|t| t.seq == seq) => Some(seq),
-            WireView::Latest | WireView::Entry(_) => latest(e),
-            _ => None,
+    let shown = Memo::new(move |_| {
+        store.exp.with(|e| {
+            let seq = match view_kind.get() {
+                WireView::Entry(seq) if entry_of(e, seq).is_some() => Some(seq),
+                WireView::Latest | WireView::Entry(_) => latest(e),
+                _ => None,
+            };
+            seq.and_then(|s| entry_of(e, s))
         })
-    };
+    });
+    let entry = move || shown.with(|t| t.map(|t| t.seq));
     let in_past = move || store.exp.with(Experiment::views_the_past);
     let proposal = move || store.exp.with(|e| e.config().pause_proposal);
     let messages = Memo::new(move |_| {
@@ -48,37 +52,35 @@ pub fn WirePanel() -> impl IntoView {
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     });
-    let heading =
-        move || match view_kind.get() {
-            WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
-            WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
-            WireView::ListTasks => {
-                "On demand: ListTasks for this context, as of the viewed state".to_string()
-            }
-            _ => store.exp.with(|e| {
-                match entry().and_then(|s| e.trace().iter().find(|t| t.seq == s)) {
-                    Some(t) => format!(
-                        "Trace entry #{} ({}): {} {}",
-                        t.seq,
-                        match view_kind.get() {
-                            WireView::Latest if in_past() => "viewed state",
-                            WireView::Latest => "latest",
-                            _ => "selected",
-                        },
-                        t.actor.label(),
-                        t.what()
-                    ),
-                    None => "No trace entry".into(),
-                }
-            }),
-        };
+    let heading = move || match view_kind.get() {
+        WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
+        WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
+        WireView::ListTasks => {
+            "On demand: ListTasks for this context, as of the viewed state".to_string()
+        }
+        _ => match shown.get() {
+            Some(t) => format!(
+                "Trace entry #{} ({}): {} {}",
+                t.seq,
+                match view_kind.get() {
+                    WireView::Latest if in_past() => "viewed state",
+                    WireView::Latest => "latest",
+                    _ => "selected",
+                },
+                t.actor.label(),
+                t.what()
+            ),
+            None => "No trace entry".into(),
+        },
+    };
     let note = move || {
+        let t = match view_kind.get() {
+            WireView::GetTask | WireView::Subscribe | WireView::ListTasks => return None,
+            _ => shown.get()?,
+        };
         store.exp.with(|e| {
-            let t = match view_kind.get() {
-                WireView::GetTask | WireView::Subscribe | WireView::ListTasks => return None,
-                _ => entry().and_then(|s| e.trace().iter().find(|t| t.seq == s).copied())?,
-            };
-            if e.tried_on_earlier_state(&t) {
+            // Only said of messages there are.
+            if e.tried_on_earlier_state(&t) && !messages.with(Vec::is_empty) {
                 return Some(format!(
                     "Tried on an earlier state, the one entry #{} recorded: the agent answers as of \
                      then. A real client reaches the task only as it is now, so the exported \
@@ -92,16 +94,18 @@ pub fn WirePanel() -> impl IntoView {
     // Why an entry has no messages: the client did not send what the page
     // refused, or it happened inside the agent or the simulator.
     let nothing_sent = move || {
-        let refused = store.exp.with(|e| {
-            entry()
-                .and_then(|s| e.trace().iter().find(|t| t.seq == s))
-                .is_some_and(|t| matches!(t.outcome, Outcome::Refused(_)))
-        });
+        let refused = shown.with(|t| t.is_some_and(|t| matches!(t.outcome, Outcome::Refused(_))));
         if refused {
             "Nothing on the wire for this entry: it was refused before anything was sent."
         } else {
             "Nothing on the wire for this entry: it happens inside the agent or the simulator."
         }
+    };
+    // An on-demand request: its exchange replaces what was shown, and an
+    // alert about an earlier request is answered.
+    let on_demand = move |kind: WireView| {
+        store.alert.set(None);
+        view_kind.set(kind);
     };
     // Whether the entry shown is the first (or the last) of the trace.
     let at_end = move |first: bool| {
@@ -188,9 +192,9 @@ pub fn WirePanel() -> impl IntoView {
                 {move || proposal().then_some(", and the pause proposal (not v1.0)")}
             </h2>
             <div class="buttons">
-                <button id="wire-get-task" on:click=move |_| view_kind.set(WireView::GetTask)>"Get task"</button>
-                <button id="wire-subscribe" on:click=move |_| view_kind.set(WireView::Subscribe)>"Subscribe to task"</button>
-                <button id="wire-list-tasks" on:click=move |_| view_kind.set(WireView::ListTasks)>"List tasks"</button>
+                <button id="wire-get-task" on:click=move |_| on_demand(WireView::GetTask)>"Get task"</button>
+                <button id="wire-subscribe" on:click=move |_| on_demand(WireView::Subscribe)>"Subscribe to task"</button>
+                <button id="wire-list-tasks" on:click=move |_| on_demand(WireView::ListTasks)>"List tasks"</button>
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
@@ -281,6 +285,13 @@ pub fn WirePanel() -> impl IntoView {
             </p>
         </section>
     }
+}
+
+/// The trace entry with sequence number `seq` (the trace is in seq order).
+fn entry_of(e: &Experiment, seq: u32) -> Option<TraceEntry> {
+    let trace = e.trace();
+    let i = trace.binary_search_by_key(&seq, |t| t.seq).ok()?;
+    Some(trace[i])
 }
 
 /// The entry the panel shows by default: the newest one (a refusal

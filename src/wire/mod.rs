@@ -35,9 +35,14 @@
 //!   the request that opened it); on-demand requests carry string ids of
 //!   their own (`get-task-N`, `subscribe-N`).
 //!   Message ids are `msg-<seq>-user` / `msg-<seq>-agent`.
-//! - Timestamps: `start_ms` plus the task's active seconds, each task offset
-//!   by the earlier tasks' active time, and at least 1 ms after the previous
-//!   trace entry, so they strictly increase through the transcript.
+//! - Timestamps: `start_ms` plus the task's active and waiting seconds, each
+//!   task offset by the earlier tasks' time, and at least 1 ms after the
+//!   previous trace entry, so they strictly increase through the transcript.
+//!   A pause's lease (`pausedUntil`) is its `pausedAt` plus its timeout, and
+//!   the timeout's entry is stamped no earlier than that.
+//! - A request tried on an earlier recorded state (a refusal or no-op made
+//!   while viewing the past) is answered as of that state; [`transcript`]
+//!   leaves it out, as no real client can send it there.
 //!
 //! The proposed pause lifecycle (seed 000, the `TASK_STATE_PAUSED` RFC; not
 //! A2A v1.0) appears only for experiments whose config sets `pause_proposal`,
@@ -64,13 +69,16 @@
 //! - `V1Extension`, what a v1.0 peer may send today: the state stays WORKING;
 //!   the pause and the resume detail travel in `metadata` under
 //!   [`PAUSE_EXTENSION`] (`{"pause": TaskPause}` on a Task or statusUpdate, the
-//!   RFC's resume metadata on the resumed statusUpdate); PauseTask and
+//!   RFC's resume metadata on the resumed statusUpdate, without
+//!   `previousState`: the task was WORKING throughout); PauseTask and
 //!   ResumeTask are `SendMessage`s whose message lists the extension and
 //!   carries `{method, params}` (the RFC's params) under it, answered with the
-//!   `Task`. v1.0 has no pause error codes: refusals are
-//!   `UnsupportedOperationError` (-32004, as for a message to a terminal
-//!   task) whose `data` adds a second ErrorInfo with the proposal's reason and
-//!   code. Every message is plain v1.0.
+//!   `Task`, and kept in its `history` like any accepted message. v1.0 has no
+//!   pause error codes: refusals are `UnsupportedOperationError` (-32004, as
+//!   for a message to a terminal task, with a2a-sdk's terminal-state message
+//!   there) whose `data` adds a second ErrorInfo with the proposal's reason
+//!   and code. Every message is plain v1.0; [`explain`] still calls each one
+//!   that carries the extension the proposal's.
 
 mod time;
 
@@ -199,7 +207,8 @@ pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec
 }
 
 /// `GetTask` for the viewed task, answered with the task at the viewed state
-/// (status, artifacts when completed, history of its messages), with the
+/// (status, artifacts when completed, history of its messages: in the
+/// extension, its accepted PauseTask and ResumeTask messages too), with the
 /// pause proposal in `enc`. Its JSON-RPC id (`get-task-N`) is a string no
 /// request of the run uses.
 pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
@@ -933,6 +942,10 @@ impl<'a> Walk<'a> {
                     ),
                 );
                 m = error(seq, UNSUPPORTED_OPERATION, tid);
+                // A plain SendMessage: refused at a terminal task as any message is.
+                if e.after.is_terminal() {
+                    terminal_message(&mut m, tid, e.after);
+                }
                 if let Some(d) = m.message["error"]["data"].as_array_mut() {
                     d.push(detail);
                 }
@@ -1016,7 +1029,10 @@ impl<'a> Walk<'a> {
                         let records = exp.tasks()[ti].records().iter().rev();
                         let last = records.filter(|r| r.id < seq).find_map(|r| r.snap.pause);
                         let token = last.and_then(|p| text(exp, p.token));
-                        (token, snap.and_then(|s| exp.resume_input(s)))
+                        (
+                            token,
+                            snap.and_then(|s| exp.resume_input(s)).filter(|_| had_input),
+                        )
                     }
                 };
                 params["resumeToken"] = token.unwrap_or_default().into();
