@@ -227,8 +227,12 @@ impl AlertPlace {
             origin: StoredValue::new_local(None),
         };
         // Each alert that comes, a second one while the first is up included.
-        Effect::new(move |_| {
-            if store.alert.with(Option::is_some) {
+        // The page's own room for it is a class on the root element, set
+        // only when that changes (a `:has()` rule on the root would make
+        // every change of the page restyle it).
+        Effect::new(move |was: Option<&'static str>| {
+            let shown = store.alert.with(Option::is_some);
+            if shown {
                 let origin = document()
                     .active_element()
                     .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
@@ -244,6 +248,21 @@ impl AlertPlace {
                 place.top.set(low);
                 place.origin.set_value(origin);
             }
+            let room = match (shown, place.top.get_untracked()) {
+                (false, _) => "",
+                (true, true) => "alert-top",
+                (true, false) => "alert-bottom",
+            };
+            if was.is_some_and(|w| w != room) || (was.is_none() && !room.is_empty()) {
+                if let Some(root) = document().document_element() {
+                    let classes = root.class_list();
+                    let _ = classes.remove_2("alert-top", "alert-bottom");
+                    if !room.is_empty() {
+                        let _ = classes.add_1(room);
+                    }
+                }
+            }
+            room
         });
         place
     }
