@@ -231,8 +231,9 @@ impl AlertPlace {
         // only when that changes (a `:has()` rule on the root would make
         // every change of the page restyle it).
         Effect::new(move |was: Option<&'static str>| {
-            let shown = store.alert.with(Option::is_some);
-            if shown {
+            let room = if store.alert.with(Option::is_none) {
+                ""
+            } else {
                 let origin = document()
                     .active_element()
                     .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
@@ -247,13 +248,13 @@ impl AlertPlace {
                 });
                 place.top.set(low);
                 place.origin.set_value(origin);
-            }
-            let room = match (shown, place.top.get_untracked()) {
-                (false, _) => "",
-                (true, true) => "alert-top",
-                (true, false) => "alert-bottom",
+                if low {
+                    "alert-top"
+                } else {
+                    "alert-bottom"
+                }
             };
-            if was.is_some_and(|w| w != room) || (was.is_none() && !room.is_empty()) {
+            if was.unwrap_or("") != room {
                 if let Some(root) = document().document_element() {
                     let classes = root.class_list();
                     let _ = classes.remove_2("alert-top", "alert-bottom");

@@ -150,7 +150,10 @@ impl Store {
         }
         match result {
             Ok(applied) => {
-                self.alert.set(None);
+                // Only when there is one: every Step of Play comes here.
+                if self.alert.with_untracked(Option::is_some) {
+                    self.alert.set(None);
+                }
                 // A resume input reaches one resume, not every later one.
                 if is_resume && matches!(applied, Applied::Recorded { .. }) {
                     self.resume_input.set(String::new());

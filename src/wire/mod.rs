@@ -288,9 +288,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     let id = format!("subscribe-{n}");
     let tid = task_id(exp, ti);
     let answer = if exp.snapshot().state.is_terminal() {
-        let mut m = error(id.as_str(), UNSUPPORTED_OPERATION, tid);
-        terminal_message(&mut m, tid, exp.snapshot().state);
-        m
+        terminal_error(id.as_str(), tid, exp.snapshot().state)
     } else {
         let task = w.task_at(ti, rec);
         let mut f = frame(id.as_str(), obj!("task" => task));
@@ -555,9 +553,7 @@ impl<'a> Walk<'a> {
                 out.push(if done {
                     frame(seq, obj!("task" => self.task_at(ti, seq)))
                 } else {
-                    let mut m = error(seq, UNSUPPORTED_OPERATION, tid);
-                    terminal_message(&mut m, tid, e.after);
-                    m
+                    terminal_error(seq, tid, e.after)
                 });
             }
             Event::CancelRequested if e.outcome == Outcome::Unchanged || done => {
@@ -941,11 +937,12 @@ impl<'a> Walk<'a> {
                         "proposedCode" => code.to_string(),
                     ),
                 );
-                m = error(seq, UNSUPPORTED_OPERATION, tid);
                 // A plain SendMessage: refused at a terminal task as any message is.
-                if e.after.is_terminal() {
-                    terminal_message(&mut m, tid, e.after);
-                }
+                m = if e.after.is_terminal() {
+                    terminal_error(seq, tid, e.after)
+                } else {
+                    error(seq, UNSUPPORTED_OPERATION, tid)
+                };
                 if let Some(d) = m.message["error"]["data"].as_array_mut() {
                     d.push(detail);
                 }
@@ -1193,7 +1190,7 @@ fn frame(id: impl Into<Value>, result: Value) -> WireMessage {
 }
 
 /// A JSON-RPC error response with its `google.rpc.ErrorInfo`, the code's
-/// default message (see [`terminal_message`]). It is a plain response to a
+/// default message (see [`terminal_error`]). It is a plain response to a
 /// streaming request too, as a2a-sdk 1.3.0 answers an error it finds before
 /// the stream opens. The proposed codes -32010 / -32011 are `proposal:error`.
 fn error(id: impl Into<Value>, code: i32, task_id: &str) -> WireMessage {
@@ -1211,10 +1208,12 @@ fn error(id: impl Into<Value>, code: i32, task_id: &str) -> WireMessage {
     envelope(id, Party::Agent, Transport::JsonRpc, ty, "error", err)
 }
 
-/// The message a2a-sdk 1.3.0 gives the -32004 of a request to a terminal task.
-fn terminal_message(m: &mut WireMessage, task_id: &str, state: TaskState) {
+/// The -32004 of a request to a terminal task, with a2a-sdk 1.3.0's message.
+fn terminal_error(id: impl Into<Value>, task_id: &str, state: TaskState) -> WireMessage {
+    let mut m = error(id, UNSUPPORTED_OPERATION, task_id);
     m.message["error"]["message"] =
         format!("Task {task_id} is in terminal state: {}", state.name()).into();
+    m
 }
 
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
