@@ -1,13 +1,18 @@
 // Runs that last and travel, on the release build: reload, share link, run
 // file, and bad input of every kind — which must leave the run untouched.
 import assert from 'node:assert/strict';
-import { writeFile, mkdtemp } from 'node:fs/promises';
+import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import { BASE_URL, assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
 
 const browser = sharedBrowser();
+
+// The run files and transcripts the tests write, removed when they end.
+const scratch = await mkdtemp(join(tmpdir(), 'a2a-e2e-'));
+after(() => rm(scratch, { recursive: true, force: true }));
+const tempDir = (prefix) => mkdtemp(join(scratch, prefix));
 
 /** Everything that must come back identical. */
 async function snapshot(page) {
@@ -63,7 +68,7 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
     page.getByRole('button', { name: 'Download run' }).click(),
   ]);
   const { readFile } = await import('node:fs/promises');
-  const file = join(await mkdtemp(join(tmpdir(), 'run-')), 'a2a-run.json');
+  const file = join(await tempDir('run-'), 'a2a-run.json');
   await writeFile(file, await readFile(await download.path(), 'utf8'));
   await page.context().close();
 
@@ -174,7 +179,7 @@ test('every kind of bad link or file is named, and the run in front of the user 
   ]);
   const { readFile } = await import('node:fs/promises');
   const good = await readFile(await download.path(), 'utf8');
-  const dir = await mkdtemp(join(tmpdir(), 'runs-'));
+  const dir = await tempDir('runs-');
   const files = [
     ['malformed.json', 'not json at all', /not a valid run/],
     ['truncated.json', good.slice(0, good.length / 2), /not a valid run/],
@@ -257,7 +262,7 @@ test('a task playing at 10× is saved as it plays, and a reload right after Paus
 
 test('importing another run of the same context shows that run\'s trace, not the one on screen', async () => {
   const page = await openPage(browser());
-  const dir = await mkdtemp(join(tmpdir(), 'runs-'));
+  const dir = await tempDir('runs-');
   const { readFile } = await import('node:fs/promises');
   const download = async (name) => {
     const [d] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download run' }).click()]);
@@ -305,7 +310,7 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   assert.ok(await page.evaluate(() => localStorage.getItem('a2a-control-room/run')), 'the next change saves the run again');
   // The notice is announced, and an alert from the bottom of a phone's page is in view.
   assert.equal(await page.getByTestId('notice').getAttribute('role'), 'status');
-  const dir = await mkdtemp(join(tmpdir(), 'a2a-'));
+  const dir = await tempDir('a2a-');
   const file = join(dir, 'transcript.jsonl');
   await writeFile(file, '{"seq":1,"from":"client","transport":"jsonrpc","payloadType":"SendMessageRequest","message":{}}\n');
   const field = page.getByLabel('Import run');
