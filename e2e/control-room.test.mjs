@@ -309,8 +309,9 @@ async function traceOnScreen(viewport, seconds) {
 
 test('the trace follows the newest entry while playing, on a phone too, and leaves a reader where they are', async () => {
   for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
-    const { page, trace } = await traceOnScreen(viewport, '3');
-    await setSpeed(page, '10×');
+    // 120 Steps over 15 s: Play is still on well after the last check below.
+    const { page, trace } = await traceOnScreen(viewport, '10');
+    await setSpeed(page, '4×');
     // How far the newest entry's bottom is below the trace's visible bottom.
     const below = () =>
       trace.evaluate((ol) => {

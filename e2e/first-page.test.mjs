@@ -39,7 +39,7 @@ test('a strict Content-Security-Policy holds: no inline script runs but the hash
         const s = document.createElement('script');
         s.textContent = 'window.__ran = true';
         document.head.append(s);
-        setTimeout(() => resolve(window.__ran ? 'ran' : 'no event'), 1000);
+        setTimeout(() => resolve(window.__ran ? 'ran' : 'no event'), 5000);
       }),
   );
   assert.match(outcome, /^script-src/);

@@ -201,7 +201,7 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
         "TASK_STATE_WORKING",
         "Play takes its first Step at once"
     );
-    for _ in 0..60 {
+    for _ in 0..200 {
         if p.state() == "TASK_STATE_INPUT_REQUIRED" {
             break;
         }

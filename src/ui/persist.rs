@@ -16,9 +16,6 @@ pub const STORAGE_KEY: &str = "a2a-control-room/run";
 /// Where the run a link, an import or a settings change replaced is kept
 /// until the new run is acted on (Undo survives a reload).
 pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
-/// Where a checkpoint that cannot be read is moved.
-pub const UNREADABLE_KEY: &str = "a2a-control-room/run.unreadable";
-
 /// The URL fragment prefix of a share link.
 pub const LINK_PREFIX: &str = "#run=";
 
@@ -37,48 +34,82 @@ fn storage() -> Option<web_sys::Storage> {
 
 /// At start-up: opens the run of a share link, or else the saved checkpoint.
 /// A link that cannot be opened falls back to the checkpoint, which it never
-/// overwrites.
+/// overwrites. A stored run that cannot be read (the checkpoint, or the run
+/// kept for Undo) is moved apart, never dropped, and an alert says so.
 pub fn restore(store: Store) {
+    let mut alerts = Vec::new();
     match take_link(store) {
         None => match restore_saved(store) {
             Saved::Restored | Saved::None => {}
-            Saved::Unreadable(why) => store.alert.set(Some(format!(
-                "The run saved in this browser could not be opened: {why}. A fresh run was started; {KEPT}."
-            ))),
+            Saved::Unreadable(why, kept) => alerts.push(format!(
+                "The run saved in this browser could not be opened: {why}. A fresh run was started; {kept}."
+            )),
         },
         Some(Ok(())) => {
             // The run this browser had saved stays within reach of Undo.
-            keep_for_undo(
-                store,
-                saved_text().and_then(|text| SavedRun::parse(&text).ok()),
-            );
+            match stored_run(STORAGE_KEY) {
+                Ok(run) => keep_for_undo(store, run),
+                Err((why, kept)) => alerts.push(format!(
+                    "The run saved in this browser before this link could not be read: {why}; {kept}."
+                )),
+            }
             store.notice.set(Some("Opened the shared run.".into()));
         }
         Some(Err(why)) => {
             let instead = match restore_saved(store) {
                 Saved::Restored => "The run saved in this browser was opened instead.".into(),
                 Saved::None => "A fresh run was started.".into(),
-                Saved::Unreadable(e) => format!(
-                    "The run saved in this browser could not be opened either ({e}): a fresh run was started; {KEPT}."
+                Saved::Unreadable(e, kept) => format!(
+                    "The run saved in this browser could not be opened either ({e}): a fresh run was started; {kept}."
                 ),
             };
-            store.alert.set(Some(format!(
+            alerts.push(format!(
                 "The shared link could not be opened: {why}. {instead}"
-            )));
+            ));
         }
     }
     // Otherwise a run replaced before the reload is still within reach of Undo.
     if store.replaced.with_untracked(Option::is_none) {
-        keep_for_undo(
-            store,
-            stored(PREVIOUS_KEY).and_then(|text| SavedRun::parse(&text).ok()),
-        );
+        match stored_run(PREVIOUS_KEY) {
+            Ok(run) => keep_for_undo(store, run),
+            Err((why, kept)) => alerts.push(format!(
+                "The run kept for Undo could not be read: {why}; {kept}."
+            )),
+        }
+    }
+    if !alerts.is_empty() {
+        store.alert.set(Some(alerts.join(" ")));
     }
     keep_replaced(store);
 }
 
-const KEPT: &str =
-    "its text is kept in this browser's storage under “a2a-control-room/run.unreadable”";
+/// The run stored under `key`, if any. One that cannot be read (or replayed)
+/// is moved apart by [`set_aside`]: the error, and where its text now is.
+fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, String)> {
+    let Some(text) = stored(key) else {
+        return Ok(None);
+    };
+    match SavedRun::parse(&text).and_then(|run| run.replay().map(|_| run)) {
+        Ok(run) => Ok(Some(run)),
+        Err(why) => Err((why.to_string(), set_aside(key, &text))),
+    }
+}
+
+/// Moves the unreadable `text` stored under `key` to `key` + `.unreadable`
+/// (`a2a-control-room/run.unreadable` for the checkpoint), where no save
+/// writes, and says where it is. The original is removed only once the copy is made.
+fn set_aside(key: &str, text: &str) -> String {
+    let apart = format!("{key}.unreadable");
+    match storage().map(|s| s.set_item(&apart, text).map(|()| s)) {
+        Some(Ok(s)) => {
+            let _ = s.remove_item(key);
+            format!("its text is kept in this browser's storage under “{apart}”")
+        }
+        _ => format!(
+            "this browser did not let the page keep its text apart (storage is full or off), so the next save replaces it under “{key}”"
+        ),
+    }
+}
 
 /// Offers `run` to Undo if it holds anything and differs from the run on the page.
 fn keep_for_undo(store: Store, run: Option<SavedRun>) {
@@ -139,14 +170,14 @@ fn take_link(store: Store) -> Option<Result<(), String>> {
 enum Saved {
     Restored,
     None,
-    /// It could not be read (why): its text was moved to [`UNREADABLE_KEY`].
-    Unreadable(String),
+    /// It could not be read (why); where its text now is (see [`set_aside`]).
+    Unreadable(String, String),
 }
 
 /// Opens the checkpoint saved in this browser, if there is one. One that
 /// cannot be read is moved apart, and the next save does not overwrite it.
 fn restore_saved(store: Store) -> Saved {
-    let Some(text) = saved_text() else {
+    let Some(text) = stored(STORAGE_KEY) else {
         return Saved::None;
     };
     match store.open(&text) {
@@ -156,19 +187,8 @@ fn restore_saved(store: Store) -> Saved {
                 .set(Some("Restored the run saved in this browser.".into()));
             Saved::Restored
         }
-        Err(why) => {
-            if let Some(s) = storage() {
-                let _ = s.set_item(UNREADABLE_KEY, &text);
-                let _ = s.remove_item(STORAGE_KEY);
-            }
-            Saved::Unreadable(why.to_string())
-        }
+        Err(why) => Saved::Unreadable(why.to_string(), set_aside(STORAGE_KEY, &text)),
     }
-}
-
-/// The checkpoint's text, if this browser has one.
-fn saved_text() -> Option<String> {
-    stored(STORAGE_KEY)
 }
 
 /// The text stored under `key`, if any.
@@ -187,6 +207,7 @@ pub fn autosave(store: Store) {
     let flush = move || {
         if due.get_value() {
             due.set_value(false);
+            mark_save("idle");
             let text = store.run.with_value(SavedRun::to_json);
             if forgotten.with_value(|f| f.as_deref() != Some(text.as_str())) {
                 forgotten.set_value(None);
@@ -199,11 +220,20 @@ pub fn autosave(store: Store) {
         store.started_ms.track();
         if !due.get_value() {
             due.set_value(true);
+            mark_save("due");
             set_timeout(flush, Duration::from_millis(250));
         }
     });
     let handle = window_event_listener_untyped("pagehide", move |_| flush());
     on_cleanup(move || handle.remove());
+}
+
+/// Tells whether a save is due (`due`) or not (`idle`) in the root element's
+/// `data-save`, for whoever must wait until the run is in storage.
+fn mark_save(what: &str) {
+    if let Some(root) = document().document_element() {
+        let _ = root.set_attribute("data-save", what);
+    }
 }
 
 fn save(store: Store, text: &str) {
@@ -297,11 +327,13 @@ pub fn SharePanel() -> impl IntoView {
         // write the run straight back: this run is saved again once it changes.
         if let Some(Saving { due, forgotten }) = saving {
             due.set_value(false);
+            mark_save("idle");
             forgotten.set_value(Some(store.run.with_value(SavedRun::to_json)));
         }
         if let Some(s) = storage() {
-            for key in [STORAGE_KEY, PREVIOUS_KEY, UNREADABLE_KEY] {
+            for key in [STORAGE_KEY, PREVIOUS_KEY] {
                 let _ = s.remove_item(key);
+                let _ = s.remove_item(&format!("{key}.unreadable"));
             }
         }
         // Nothing of a run stays in this browser: Undo's copy goes too.

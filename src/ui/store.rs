@@ -19,10 +19,10 @@ pub const SPEEDS: [(&str, f64); 5] = [
     ("10×", 10.0),
 ];
 
-/// The clarification text a fresh page proposes.
 /// Proposal: a resume token no pause issues, sent by *Resume with wrong token*.
 const WRONG_RESUME_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
 
+/// The clarification text a fresh page proposes.
 pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 100 EUR.";
 
 /// Shared, `Copy` handle to the page's state.
