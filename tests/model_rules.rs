@@ -512,6 +512,40 @@ fn cancel_on_a_terminal_task_is_refused_except_an_already_canceled_one() {
     assert_eq!(e.trace().last().unwrap().outcome, Outcome::Unchanged);
 }
 
+#[test]
+fn a_request_the_agent_refuses_is_sent_one_the_page_refuses_is_not() {
+    // The agent answers these with an A2A error: they reach the wire.
+    let mut e = exp(cfg());
+    run(&mut e, 1000);
+    for a in [
+        Action::RequestCancellation,
+        Action::SupplyClarification("again".into()),
+    ] {
+        assert!(e.legality(&a).is_err(), "{a:?} is refused");
+        assert_eq!(e.sends(&a), Ok(()), "{a:?} is answered on the wire");
+    }
+    assert_eq!(
+        e.sends(&Action::Authorize),
+        Err(Refusal::NotAuthRequired(TaskState::Completed)),
+        "authorization is out of band: no request carries it"
+    );
+    // The page's own refusals send nothing.
+    let mut e = exp(Config {
+        input_gate: 1,
+        ..cfg()
+    });
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::InputRequired);
+    let empty = Action::SupplyClarification("  ".into());
+    assert_eq!(e.sends(&empty), Err(Refusal::EmptyClarification));
+    assert_eq!(
+        e.sends(&Action::Step),
+        Err(Refusal::Interrupted(TaskState::InputRequired))
+    );
+    // An accepted request is sent.
+    assert_eq!(e.sends(&Action::RequestCancellation), Ok(()));
+}
+
 // ---- follow-up ---------------------------------------------------------------
 
 #[test]

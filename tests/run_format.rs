@@ -157,6 +157,11 @@ fn a_tiny_run_cannot_build_an_endless_trace() {
         "{full}"
     );
     assert_eq!(e.legality(&Action::Step), Err(Refusal::RunFull));
+    assert_eq!(
+        e.sends(&Action::RequestCancellation),
+        Err(Refusal::RunFull),
+        "the page's own refusal: nothing is sent"
+    );
     assert_eq!(e.apply(Action::RequestCancellation), Err(Refusal::RunFull));
     assert_eq!(
         e.trace().len(),

@@ -236,6 +236,18 @@ impl Experiment {
         )
     }
 
+    /// Whether asking `action` of the viewed state puts a request on the
+    /// wire, or the page's own refusal: it does when [`legality`] allows it
+    /// or the agent answers it with an A2A error (see [`Outcome::on_wire`]).
+    ///
+    /// [`legality`]: Experiment::legality
+    pub fn sends(&self, action: &Action) -> Result<(), Refusal> {
+        match self.legality(action) {
+            Err(r) if !Outcome::Refused(r).on_wire() => Err(r),
+            _ => Ok(()),
+        }
+    }
+
     /// Whether `action` may be asked of the viewed state, or why not. The
     /// model refuses with this and the page disables buttons with it.
     /// A cancellation request is allowed on any non-terminal task (the worker
@@ -705,10 +717,7 @@ impl Experiment {
     fn trace_only(&mut self, action: Action, outcome: Outcome) {
         let event = requested_event(&action);
         let seq = self.take_seq();
-        let on_wire = match outcome {
-            Outcome::Refused(r) => r.code().is_some(),
-            _ => true,
-        };
+        let on_wire = outcome.on_wire();
         let texts = matches!(
             action,
             Action::SupplyClarification(_) | Action::PauseTask { .. } | Action::ResumeTask { .. }

@@ -86,10 +86,24 @@ pub enum Event {
 pub enum Outcome {
     /// It happened and recorded a new state.
     Done,
-    /// It was accepted but changed nothing (a repeated cancel of a canceled task).
+    /// It was accepted but changed nothing: a repeated cancel of a canceled
+    /// task, PauseTask on a task already paused or pausing (proposal), or an
+    /// event no task waits for (proposal).
     Unchanged,
     /// It was refused; nothing changed.
     Refused(Refusal),
+}
+
+impl Outcome {
+    /// Whether the request reached the agent: accepted, or refused by the
+    /// agent with an A2A error. A refusal without a code is the page's own
+    /// (a full run, an empty text…): nothing was sent.
+    pub const fn on_wire(self) -> bool {
+        match self {
+            Outcome::Refused(r) => r.code().is_some(),
+            Outcome::Done | Outcome::Unchanged => true,
+        }
+    }
 }
 
 /// One line of the trace.

@@ -3,7 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use crate::model::{Action, Experiment, Outcome, TaskState, TraceEntry};
+use crate::model::{after_colon, Action, Experiment, Outcome, TaskState, TraceEntry};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 
@@ -132,24 +132,33 @@ pub fn WirePanel() -> impl IntoView {
             }
         });
     };
-    // The two terminal-task requests go to the current task: its viewed
-    // state, or None while an earlier (read-only) task is viewed.
-    let current_state = move || {
-        store
-            .exp
-            .with(|e| (!e.is_read_only()).then(|| e.snapshot().state))
-    };
-    let terminal = move || current_state().is_some_and(TaskState::is_terminal);
-    let terminal_reason = move || match current_state() {
-        None => "Viewing an earlier task: read-only. These requests go to the current task.",
-        Some(TaskState::Canceled) => {
-            "The task is terminal: a message to it is refused (-32004); cancelling it again \
-             returns the task, as cancel is idempotent."
-        }
-        Some(s) if s.is_terminal() => {
-            "The task is terminal: both requests are refused on purpose, to show the errors."
-        }
-        Some(_) => "Enabled once the viewed task is terminal.",
+    // The two terminal-task requests go to the current task once it is
+    // terminal, whenever the model would put them on the wire: Ok, or why not.
+    let terminal_requests = Memo::new(move |_| {
+        store.exp.with(|e| {
+            let state = e.snapshot().state;
+            if e.is_read_only() {
+                Err(
+                    "Viewing an earlier task: read-only. These requests go to the current task."
+                        .to_string(),
+                )
+            } else if !state.is_terminal() {
+                Err("Enabled once the viewed task is terminal.".to_string())
+            } else {
+                e.sends(&Action::RequestCancellation)
+                    .map(|()| state)
+                    .map_err(|why| format!("Not now: {}", after_colon(why)))
+            }
+        })
+    });
+    let terminal = move || terminal_requests.with(Result::is_ok);
+    let terminal_reason = move || match terminal_requests.get() {
+        Err(why) => why,
+        Ok(TaskState::Canceled) => "The task is terminal: a message to it is refused (-32004); \
+             cancelling it again returns the task, as cancel is idempotent."
+            .to_string(),
+        Ok(_) => "The task is terminal: both requests are refused on purpose, to show the errors."
+            .to_string(),
     };
     // With the proposal on, the card declares it: as the RFC's capability
     // flags (not v1.0 fields) or as a v1.0 extension.

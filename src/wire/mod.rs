@@ -595,8 +595,7 @@ impl<'a> Walk<'a> {
             {
                 out.push(frame(sid, self.status_update(ti, seq)))
             }
-            Event::PauseRequested { .. } | Event::ResumeRequested { .. } if !matches!(e.outcome, Outcome::Refused(r) if r.code().is_none()) =>
-            {
+            Event::PauseRequested { .. } | Event::ResumeRequested { .. } if e.outcome.on_wire() => {
                 out = self.client_proposal(e, open.is_some(), sid);
             }
             Event::SelfParked { .. } if done && self.core() => {
