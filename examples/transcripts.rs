@@ -10,7 +10,7 @@
 //! A message or a cancel sent to a terminal task is an action of the
 //! scenario, as on the page, so its exchange is in the transcript.
 //!
-//! The pause proposal's scenarios (A2A-NOTES §7.3 (a)–(h) and the three
+//! The pause proposal's scenarios (the RFC's suspend/resume fixtures (a)–(h) and the three
 //! `PauseTask` modes) are written twice: `<name>.proposal.jsonl` in the
 //! proposed core (its `proposal:` lines are skipped by the check, the rest
 //! checked) and `<name>.ext.jsonl` as a v1.0 extension (checked strictly).
@@ -265,7 +265,7 @@ fn scenarios() -> Vec<(&'static str, Run)> {
     out
 }
 
-/// The pause proposal's scenarios: A2A-NOTES §7.3 (a)–(h) and the modes.
+/// The pause proposal's scenarios: the RFC's suspend/resume fixtures (a)–(h) and the modes.
 fn proposal_scenarios() -> Vec<(&'static str, Run)> {
     use Action::*;
     use PauseMode::*;

@@ -96,9 +96,7 @@ fn states_carry_the_exact_a2a_names_and_numbers() {
     for (state, (name, number)) in TaskState::ALL.into_iter().zip(expected) {
         assert_eq!(state.name(), name);
         assert_eq!(state.number(), number);
-        assert_eq!(TaskState::from_name(name), Some(state));
     }
-    assert_eq!(TaskState::from_name("TASK_STATE_UNSPECIFIED"), None);
 }
 
 #[test]
@@ -682,11 +680,10 @@ fn acting_from_an_earlier_state_discards_exactly_the_later_states_first() {
     assert_eq!(records.len(), 8);
     e.seek(3).unwrap();
     assert_eq!(e.later_count(), 4);
-    assert_eq!(e.would_discard(&Action::Step), 4);
-    assert_eq!(
-        e.would_discard(&Action::Authorize),
-        0,
-        "a refusal discards nothing"
+    assert!(e.would_record(&Action::Step));
+    assert!(
+        !e.would_record(&Action::Authorize),
+        "a refusal records nothing"
     );
     let applied = e.apply(Action::Step).unwrap();
     assert_eq!(
@@ -854,12 +851,13 @@ fn the_same_seed_and_actions_give_the_same_experiment() {
 }
 
 #[test]
-fn restart_makes_a_fresh_context_with_the_same_settings() {
+fn a_restart_drawing_on_the_same_id_source_gets_a_fresh_context_and_task() {
     let c = cfg().with(Setting::WorkUnits, 2).unwrap();
     let mut e = exp(c);
     run(&mut e, 100);
     let (ctx, task) = (e.context_id().to_string(), e.viewed_task().id.clone());
-    e.restart();
+    // As the page restarts without a fresh seed: ids drawn on from the same source.
+    let e = Experiment::new(*e.config(), e.ids().clone()).unwrap();
     assert_eq!(e.config(), &c);
     assert_eq!(e.tasks().len(), 1);
     assert_eq!(state(&e), TaskState::Submitted);

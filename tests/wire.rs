@@ -805,7 +805,7 @@ fn explain_reads_naturally() {
         .starts_with("agent → client (JSON-RPC): error -32004 UnsupportedOperationError"));
 }
 
-// ---- the pause proposal (seed 000), in both encodings ----------------------
+// ---- the pause proposal (the RFC), in both encodings -----------------------
 
 use wire::PAUSE_EXTENSION;
 
@@ -813,7 +813,7 @@ const CORE: PauseEncoding = PauseEncoding::ProposedCore;
 const ENCODINGS: [PauseEncoding; 2] = [PauseEncoding::ProposedCore, PauseEncoding::V1Extension];
 
 /// The RFC's `TaskPause` fields (ProtoJSON names), `ResumeTask` params and
-/// resumed-event metadata, exactly as seed 000 spells them.
+/// resumed-event metadata, exactly as the RFC spells them.
 const PAUSE_FIELDS: [&str; 8] = [
     "initiatedBy",
     "reason",

@@ -65,7 +65,7 @@ impl Action {
 
 /// Why an action was not carried out. Every refusal is a value, traced with
 /// its A2A error code where the wire would carry one.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Refusal {
     /// The viewed task is an earlier task of the context: read-only.
     ReadOnly,

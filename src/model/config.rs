@@ -7,7 +7,7 @@ use std::ops::RangeInclusive;
 
 /// One numeric setting of [`Config`]. Each has a label, an allowed range and a
 /// default; the UI builds its sliders from these so the two never disagree.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Setting {
     WorkUnits,
     SecondsPerUnit,

@@ -7,7 +7,6 @@ use super::pause::{Initiator, PauseMode, PendingPause};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
 use super::trace::{Actor, Event, Outcome, TraceEntry};
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// The most trace entries one run keeps (a paused task could step forever).
@@ -66,7 +65,7 @@ impl std::error::Error for SeekError {}
 /// nothing and discard nothing: they change no state. Acting while an earlier
 /// recorded state is viewed first discards every later state of that task,
 /// with their trace entries.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Experiment {
     config: Config,
     ids: IdSource,
@@ -114,12 +113,6 @@ impl Experiment {
         };
         exp.create_task(None);
         exp
-    }
-
-    /// Starts over with the same configuration: a new context and task,
-    /// with ids drawn on from the same source.
-    pub fn restart(&mut self) {
-        *self = Experiment::fresh(self.config, self.ids.clone());
     }
 
     pub fn config(&self) -> &Config {
@@ -433,15 +426,6 @@ impl Experiment {
     /// refused nor accepted without change).
     pub fn would_record(&self, action: &Action) -> bool {
         matches!(self.effect(action), Ok(true))
-    }
-
-    /// How many later recorded states `action` would discard if taken now.
-    pub fn would_discard(&self, action: &Action) -> usize {
-        if self.would_record(action) {
-            self.later_count()
-        } else {
-            0
-        }
     }
 
     /// Carries out `action` on the viewed state, tracing it whatever happens

@@ -21,16 +21,6 @@ impl IdSource {
         IdSource { seed, drawn: 0 }
     }
 
-    /// The seed this source started from.
-    pub const fn seed(&self) -> u64 {
-        self.seed
-    }
-
-    /// How many ids have been drawn so far.
-    pub const fn drawn(&self) -> u64 {
-        self.drawn
-    }
-
     /// The next id, a lowercase hyphenated UUID v4.
     pub fn next_id(&mut self) -> String {
         let a = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2)));

@@ -43,7 +43,7 @@ const fn t(from: TaskState, to: TaskState, label: &'static str) -> Transition {
 }
 
 /// Every transition of the lifecycle, v1.0 first, then the proposal's. A2A
-/// v1.0 publishes no transition table; these follow its rules (A2A-NOTES §1):
+/// v1.0 publishes no transition table; these follow its specification's rules:
 /// a terminal state is final, any non-terminal task may be canceled, an
 /// interruption resumes the same task, and REJECTED may come "at creation or
 /// later" (this simulator only rejects at creation). The proposal's edges are

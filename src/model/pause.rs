@@ -71,7 +71,7 @@ impl PauseMode {
 }
 
 /// Who paused the task (`pause.initiatedBy`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Initiator {
     Client,
     Agent,
@@ -97,7 +97,7 @@ impl OnTimeout {
 }
 
 /// Why a paused task woke (the resumed `statusUpdate`'s `cause`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum ResumeCause {
     ExplicitResume,
     ConditionFired,
@@ -191,7 +191,7 @@ impl<'de> Deserialize<'de> for EventName {
 }
 
 /// The pause a PAUSED snapshot is in (`TaskStatus.pause` in the proposal).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Pause {
     pub by: Initiator,
     pub mode: PauseMode,
@@ -208,7 +208,7 @@ pub struct Pause {
 }
 
 /// A pause asked for while WORKING that takes effect later.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PendingPause {
     pub mode: PauseMode,
     pub reason: u32,

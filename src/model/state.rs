@@ -1,12 +1,11 @@
 //! The A2A v1.0 `TaskState` values the simulator can be in.
 
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// A task's lifecycle state, named and numbered exactly as `lf.a2a.v1.TaskState`
 /// in `a2a.proto` (v1.0.1). `TASK_STATE_UNSPECIFIED` (0) is the enum's default
 /// and never a real state, so it has no variant here.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TaskState {
     Submitted,
     Working,
@@ -108,11 +107,6 @@ impl TaskState {
         } else {
             "active"
         }
-    }
-
-    /// Parses a ProtoJSON name back into a v1.0 state (PAUSED is not one).
-    pub fn from_name(name: &str) -> Option<TaskState> {
-        TaskState::ALL.into_iter().find(|s| s.name() == name)
     }
 }
 

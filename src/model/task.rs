@@ -25,10 +25,9 @@ use super::config::Config;
 use super::pause::{Initiator, OnTimeout, Pause, PauseMode, PendingPause, WAIT_STEP_S};
 use super::state::TaskState;
 use super::trace::Event;
-use serde::{Deserialize, Serialize};
 
 /// Everything that defines a task at one recorded moment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Snapshot {
     pub state: TaskState,
     /// Units finished; never decreases, never exceeds N, never counts a failed unit.
@@ -246,7 +245,7 @@ impl Snapshot {
 }
 
 /// One recorded state: a stable id and the snapshot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Record {
     /// Stable id: the sequence number of the trace entry that produced it.
     /// Never reused, even after its branch is discarded.
@@ -255,7 +254,7 @@ pub struct Record {
 }
 
 /// One task of the context, with its own recorded history.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Task {
     pub id: String,
     /// The earlier task this follow-up references (`referenceTaskIds`).
@@ -278,7 +277,7 @@ impl Task {
 }
 
 /// The task's result, present only when it completed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Artifact {
     pub artifact_id: String,
     pub name: String,

@@ -3,11 +3,10 @@
 use super::action::Refusal;
 use super::pause::PauseMode;
 use super::state::TaskState;
-use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// Who acted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Actor {
     /// The A2A client (the user of the page).
     Client,
@@ -25,7 +24,7 @@ impl Actor {
 }
 
 /// What happened in one trace entry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Event {
     /// The client sent the first message and the task was created (SUBMITTED).
     /// `follow_up` is set when it references an earlier task of the context.
@@ -82,7 +81,7 @@ pub enum Event {
 }
 
 /// How an entry ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// It happened and recorded a new state.
     Done,
@@ -107,7 +106,7 @@ impl Outcome {
 }
 
 /// One line of the trace.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TraceEntry {
     /// Sequence number, unique and increasing across the whole experiment.
     pub seq: u32,

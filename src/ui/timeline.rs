@@ -7,7 +7,7 @@ use leptos::prelude::*;
 /// What acting now does to the `n` later recorded states of the viewed task.
 fn discard_note(n: usize) -> String {
     format!(
-        "You are viewing an earlier state. A Step, Play or an action accepted now discards the {n} later recorded state{} of this task; a refused one discards nothing.",
+        "You are viewing an earlier state. A Step, Play or an action that changes the task now discards the {n} later recorded state{} of this task; one refused, or that changes nothing, discards nothing.",
         plural(n)
     )
 }

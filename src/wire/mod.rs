@@ -5,11 +5,12 @@
 //! wall-clock start (`start_ms`, Unix epoch ms) and the same experiment always
 //! yields byte-identical messages.
 //!
-//! Rules (see `shared/spec/A2A-NOTES.md`):
+//! Rules (the A2A v1.0 specification and its `a2a.proto`; where they leave a
+//! choice, as said):
 //! - Every task is driven over `SendStreamingMessage`. Its SSE stream opens with
 //!   the `task` snapshot and carries one `statusUpdate` per agent transition.
 //!   It closes after a terminal state and after INPUT_REQUIRED, and stays open
-//!   through AUTH_REQUIRED (known inconsistency 1, suggested default).
+//!   through AUTH_REQUIRED (v1.0 leaves this open; a2a-sdk 1.3.0 does the same).
 //! - Worked seconds carry nothing on the wire. The artifact is streamed only at
 //!   completion: one `artifactUpdate` with `lastChunk:true` just before the
 //!   COMPLETED `statusUpdate`, so a failed or canceled task never had one.
@@ -44,8 +45,8 @@
 //!   while viewing the past) is answered as of that state; [`transcript`]
 //!   leaves it out, as no real client can send it there.
 //!
-//! The proposed pause lifecycle (seed 000, the `TASK_STATE_PAUSED` RFC; not
-//! A2A v1.0) appears only for experiments whose config sets `pause_proposal`,
+//! The proposed pause lifecycle (Harn's `TASK_STATE_PAUSED` RFC, raised as A2A
+//! discussion #1858; not A2A v1.0) appears only for experiments whose config sets `pause_proposal`,
 //! in one of two [`PauseEncoding`]s:
 //! - `ProposedCore`, the RFC's shapes verbatim, every such message's
 //!   payloadType prefixed `proposal:`. `PauseTask` params are
@@ -89,7 +90,6 @@ use crate::model::{
     Snapshot, TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
     SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
 };
-use serde::Serialize;
 use serde_json::Value;
 
 /// A JSON object from `"key" => value` pairs, each value through `Value::from`:
@@ -101,8 +101,7 @@ macro_rules! obj {
 }
 
 /// Who sent a wire message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Party {
     Client,
     Agent,
@@ -118,8 +117,7 @@ impl Party {
 }
 
 /// How it travelled: a JSON-RPC request/response, or an SSE frame of a stream.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Transport {
     JsonRpc,
     Sse,
@@ -155,7 +153,7 @@ pub struct WireMessage {
 
 /// How the proposed pause lifecycle goes on the wire (see the module docs).
 /// Experiments without the proposal look the same in both.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PauseEncoding {
     /// The RFC's proposed core: TASK_STATE_PAUSED, `status.pause`, PauseTask,
     /// ResumeTask; payloadTypes prefixed `proposal:`.
