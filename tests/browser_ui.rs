@@ -422,6 +422,9 @@ async fn a_refused_cancellation_is_shown_and_traced() {
     assert_eq!(p.state(), "TASK_STATE_WORKING");
     let alert = p.text("[data-testid=alert]");
     assert!(alert.contains("-32002"), "{alert}");
+    // A slider moved onto its value in use answers only an alert about it.
+    p.set_range("#setting-work-units", 4).await;
+    assert_eq!(p.text("[data-testid=alert]"), alert);
     let last = p
         .q("[data-testid=trace-entry]:last-child")
         .text_content()

@@ -462,7 +462,12 @@ impl Experiment {
 
     /// The final artifact of the viewed state: present iff COMPLETED.
     pub fn final_artifact(&self) -> Option<Artifact> {
-        let snap = self.snapshot();
+        self.artifact_of(self.viewed_task_index(), self.snapshot())
+    }
+
+    /// The final artifact of task `task` (an index into [`Experiment::tasks`])
+    /// at its recorded state `snap`, if that state is COMPLETED.
+    pub fn artifact_of(&self, task: usize, snap: &Snapshot) -> Option<Artifact> {
         if snap.state != TaskState::Completed {
             return None;
         }
@@ -491,7 +496,7 @@ impl Experiment {
         }
         // A follow-up refines the result: same name, its own artifactId.
         Some(Artifact {
-            artifact_id: format!("result-{}", self.viewed_task_index() + 1),
+            artifact_id: format!("result-{}", task + 1),
             name: "result".into(),
             text,
         })

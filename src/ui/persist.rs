@@ -360,12 +360,8 @@ pub fn SharePanel() -> impl IntoView {
         };
         input.set_value("");
         if file.size() > crate::model::MAX_RUN_BYTES as f64 {
-            store.alert.set(Some(format!(
-                "The run file could not be opened: it is {} bytes long; a run is at most {} bytes. The run on the page is unchanged.",
-                file.size(),
-                crate::model::MAX_RUN_BYTES
-            )));
-            return;
+            let size = file.size() as usize;
+            return store.refuse_run("run file", &crate::model::RunError::TooLarge(size));
         }
         let promise = file.text();
         leptos::task::spawn_local(async move {

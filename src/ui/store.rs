@@ -275,12 +275,23 @@ impl Store {
                 setting.label(),
                 raw
             ))),
-            // Back to the value in use: a bad value's alert is answered.
-            Ok(v) if i64::from(config.get(setting)) == v => self.alert.set(None),
+            // Back to the value in use: this setting's alert is answered.
+            Ok(v) if i64::from(config.get(setting)) == v => self.answer_alert(setting.label()),
             Ok(v) => match config.with(setting, v) {
                 Ok(config) => self.fresh(config, &format!("{} changed", setting.label())),
                 Err(e) => self.alert.set(Some(e.to_string())),
             },
+        }
+    }
+
+    /// Clears the alert if it is about `what` (it begins so): a field set
+    /// back to its value in use answers its own alert, not another one.
+    fn answer_alert(&self, what: &str) {
+        if self
+            .alert
+            .with_untracked(|a| a.as_deref().is_some_and(|a| a.starts_with(what)))
+        {
+            self.alert.set(None);
         }
     }
 
@@ -295,7 +306,7 @@ impl Store {
     pub fn set_resume_event(&self, raw: &str) {
         let mut config = self.exp.with_untracked(|e| *e.config());
         match EventName::new(raw) {
-            Ok(name) if name == config.resume_event => self.alert.set(None),
+            Ok(name) if name == config.resume_event => self.answer_alert("The resume event name"),
             Ok(name) => {
                 config.resume_event = name;
                 self.fresh(config, "Resume event name changed");
@@ -455,13 +466,19 @@ impl Store {
         match self.open(text) {
             Ok(()) => true,
             Err(e) => {
-                self.notice.set(None);
-                self.alert.set(Some(format!(
-                    "The {source} could not be opened: {e}. The run on the page is unchanged."
-                )));
+                self.refuse_run(source, &e);
                 false
             }
         }
+    }
+
+    /// Says why the run in `source` could not be opened, and that the run on
+    /// the page is unchanged.
+    pub fn refuse_run(&self, source: &str, why: &RunError) {
+        self.notice.set(None);
+        self.alert.set(Some(format!(
+            "The {source} could not be opened: {why}. The run on the page is unchanged."
+        )));
     }
 
     /// Replaces the run on the page with the run `text`, or says why it

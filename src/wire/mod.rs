@@ -468,8 +468,6 @@ struct Walk<'a> {
     times: Vec<(u32, i64)>,
     /// JSON-RPC id of the open SSE stream.
     stream: Option<u32>,
-    /// A copy to seek in, for the artifact of a completing entry.
-    scratch: Option<Experiment>,
 }
 
 impl<'a> Walk<'a> {
@@ -492,7 +490,6 @@ impl<'a> Walk<'a> {
             base_s,
             times: Vec::with_capacity(exp.trace().len()),
             stream: None,
-            scratch: None,
         }
     }
 
@@ -1073,13 +1070,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The final artifact at the recorded state `rec` of task `ti`.
-    fn artifact_at(&mut self, ti: usize, rec: u32) -> Option<Value> {
-        let exp = self.exp;
-        let s = self.scratch.get_or_insert_with(|| exp.clone());
-        s.view_task(ti).ok()?;
-        let pos = s.viewed_task().records().iter().position(|r| r.id == rec)?;
-        s.seek(pos).ok()?;
-        s.final_artifact().map(artifact)
+    fn artifact_at(&self, ti: usize, rec: u32) -> Option<Value> {
+        let records = self.exp.tasks().get(ti)?.records();
+        let r = records.iter().find(|r| r.id == rec)?;
+        self.exp.artifact_of(ti, &r.snap).map(artifact)
     }
 }
 
