@@ -227,7 +227,11 @@ fn creation_opens_a_stream_with_the_submitted_task() {
         m[1].message,
         json!({"jsonrpc": "2.0", "id": 1, "result": {"task": {
             "id": e.tasks()[0].id, "contextId": e.context_id(),
-            "status": {"state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00.000Z"}}}})
+            "status": {"state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00.000Z"},
+            // The message that created it, as the task keeps it.
+            "history": [{"messageId": "msg-1-user", "role": "ROLE_USER",
+                "parts": [{"text": "Run 4 work units of 3 s each."}],
+                "taskId": e.tasks()[0].id, "contextId": e.context_id()}]}}})
     );
     assert_eq!((m[1].from, m[1].transport), (Party::Agent, Transport::Sse));
     assert_eq!(m[1].payload_type, "StreamResponse");
@@ -416,6 +420,17 @@ fn cancel_while_input_required_has_no_stream_to_close() {
     let m = wire::entry_messages(&e, seq, START);
     assert_eq!(m.len(), 2);
     assert!(m.iter().all(|m| m.transport == Transport::JsonRpc));
+    // The task as its store keeps it: CANCELED replaced the question, which
+    // is now history; CancelTask answers what GetTask would.
+    let task = &m[1].message["result"];
+    let roles: Vec<&str> = task["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["role"].as_str().unwrap())
+        .collect();
+    assert_eq!(roles, ["ROLE_USER", "ROLE_AGENT"]);
+    assert_eq!(task, &wire::get_task(&e, START, CORE)[1].message["result"]);
 }
 
 fn assert_error(m: &WireMessage, code: i64, reason: &str, task_id: &str) {
@@ -666,8 +681,14 @@ fn on_demand_requests_on_a_live_task() {
         .iter()
         .map(|m| m["role"].as_str().unwrap())
         .collect();
-    assert_eq!(roles, ["ROLE_USER", "ROLE_AGENT"]);
+    // The agent's question is the current status message: in `status` only,
+    // as a2a-sdk's task store keeps it, until a later status replaces it.
+    assert_eq!(roles, ["ROLE_USER"]);
     assert!(r.get("artifacts").is_none());
+    assert_eq!(
+        task["history"], r["history"],
+        "SubscribeToTask's task is GetTask's"
+    );
 
     e.apply(Action::SupplyClarification("ok".into())).unwrap();
     // No request of the run shares an id with the on-demand ones.
@@ -682,7 +703,22 @@ fn on_demand_requests_on_a_live_task() {
     let r = &wire::get_task(&e, START, CORE)[1].message["result"];
     assert_eq!(r["status"]["state"], "TASK_STATE_COMPLETED");
     assert_eq!(r["artifacts"][0]["artifactId"], "result-1");
-    assert_eq!(r["history"].as_array().unwrap().len(), 3);
+    let history: Vec<&str> = r["history"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["messageId"].as_str().unwrap())
+        .collect();
+    let question = e
+        .trace()
+        .iter()
+        .find(|t| matches!(t.event, Event::AskedInput { .. }));
+    let asked = format!("msg-{}-agent", question.unwrap().seq);
+    assert_eq!(history.len(), 3, "{history:?}");
+    assert_eq!(
+        history[1], asked,
+        "the question, replaced as status, is history"
+    );
     // Viewing an earlier state answers for that state.
     e.seek(1).unwrap();
     let r = &wire::get_task(&e, START, CORE)[1].message["result"];

@@ -205,28 +205,12 @@ pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec
 }
 
 /// `GetTask` for the viewed task, answered with the task at the viewed state
-/// (status, artifacts when completed, history of its messages: in the
-/// extension, its accepted PauseTask and ResumeTask messages too), with the
-/// pause proposal in `enc`. Its JSON-RPC id (`get-task-N`) is a string no
-/// request of the run uses.
+/// (see [`Walk::task_in_full`]), with the pause proposal in `enc`. Its
+/// JSON-RPC id (`get-task-N`) is a string no request of the run uses.
 pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
     let id = format!("get-task-{n}");
-    let mut task = w.task_at(ti, rec);
-    if let Some(a) = exp.final_artifact() {
-        task["artifacts"] = vec![artifact(a)].into();
-    }
-    let records = &exp.viewed_task().records()[..=exp.position()];
-    let history: Vec<Value> = records
-        .iter()
-        .filter_map(|r| w.trace_entry(r.id))
-        .filter_map(|e| {
-            (w.client_message(e, true))
-                .or_else(|| w.kept_call(e))
-                .or_else(|| w.agent_message(e))
-        })
-        .collect();
-    task["history"] = history.into();
+    let task = w.task_in_full(ti, rec);
     let ty = proposal_if(&task, "Task", "proposal:Task");
     vec![
         request(id.as_str(), "GetTask", obj!("id" => task_id(exp, ti))),
@@ -288,7 +272,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     let answer = if exp.snapshot().state.is_terminal() {
         terminal_error(id.as_str(), tid, exp.snapshot().state)
     } else {
-        let task = w.task_at(ti, rec);
+        let task = w.task_in_full(ti, rec);
         let mut f = frame(id.as_str(), obj!("task" => task));
         f.payload_type = proposal_if(
             &f.message["result"]["task"],
@@ -546,7 +530,7 @@ impl<'a> Walk<'a> {
                 let params = obj!("message" => self.client_message(e, false));
                 out.push(request(seq, "SendStreamingMessage", params));
                 out.push(if done {
-                    frame(seq, obj!("task" => self.task_at(ti, seq)))
+                    frame(seq, obj!("task" => self.task_in_full(ti, seq)))
                 } else {
                     terminal_error(seq, tid, e.after)
                 });
@@ -558,7 +542,7 @@ impl<'a> Walk<'a> {
                     seq,
                     Transport::JsonRpc,
                     "Task",
-                    self.task_at(ti, rec),
+                    self.task_in_full(ti, rec),
                 ));
                 if done && open.is_some() {
                     out.push(frame(sid, self.status_update(ti, seq)));
@@ -625,6 +609,34 @@ impl<'a> Walk<'a> {
             "status" => self.status(self.status_since(ti, rec)),
         );
         self.with_pause(task, ti, rec)
+    }
+
+    /// The task at its recorded state `rec` as a store of it answers (GetTask,
+    /// CancelTask, the `task` that opens a stream): [`Walk::task_at`], its
+    /// artifact when completed, and its `history`. The history holds its
+    /// messages up to `rec`: the client's, in the extension its accepted
+    /// PauseTask and ResumeTask messages, and the agent's once a later status
+    /// replaces the one that carries it (the current status message is in
+    /// `status` only, as a2a-sdk's task store keeps it).
+    fn task_in_full(&self, ti: usize, rec: u32) -> Value {
+        let mut task = self.task_at(ti, rec);
+        let current = self.status_since(ti, rec);
+        if let Some(a) = self.artifact_at(ti, rec) {
+            task["artifacts"] = vec![a].into();
+        }
+        let records = self.exp.tasks()[ti].records();
+        let history: Vec<Value> = records
+            .iter()
+            .take_while(|r| r.id <= rec)
+            .filter_map(|r| self.trace_entry(r.id))
+            .filter_map(|e| {
+                (self.client_message(e, true))
+                    .or_else(|| self.kept_call(e))
+                    .or_else(|| (e.seq != current).then(|| self.agent_message(e)).flatten())
+            })
+            .collect();
+        task["history"] = history.into();
+        task
     }
 
     /// The recorded state whose status the task of `rec` still has: the
