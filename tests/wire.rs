@@ -826,7 +826,7 @@ fn explain_reads_naturally() {
     );
     assert_eq!(
         wire::explain(t.last().unwrap()),
-        "agent → client (SSE): statusUpdate TASK_STATE_INPUT_REQUIRED — “Please clarify how to proceed before unit 1 of 4.”"
+        "agent → client (SSE): statusUpdate TASK_STATE_INPUT_REQUIRED — “Please clarify how to proceed before unit 1 of 4.”; the agent then closes the stream"
     );
     let _ = e.apply(Action::RequestCancellation);
     let _ = e.apply(Action::RequestCancellation);
@@ -839,6 +839,67 @@ fn explain_reads_naturally() {
     let _ = e.apply(Action::SupplyClarification("One more thing.".into()));
     assert!(wire::explain(&last(&e)[1])
         .starts_with("agent → client (JSON-RPC): error -32004 UnsupportedOperationError"));
+}
+
+#[test]
+fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked() {
+    // Both gates, then completion: a stream opened at creation stays open
+    // through AUTH_REQUIRED, closes at INPUT_REQUIRED, and the
+    // clarification's stream closes after COMPLETED.
+    let mut e = with(|c| {
+        c.auth_gate = 2;
+        c.input_gate = 3;
+    });
+    run(&mut e, 100);
+    e.apply(Action::Authorize).unwrap();
+    run(&mut e, 100);
+    e.apply(Action::SupplyClarification("ok".into())).unwrap();
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    let t = wire::transcript(&e, START);
+    let closing: Vec<String> = t
+        .iter()
+        .filter(|m| m.closes_stream)
+        .map(|m| format!("{} {}", m.message["id"], wire::explain(m)))
+        .collect();
+    assert_eq!(closing.len(), 2, "{closing:#?}");
+    assert!(
+        closing[0].starts_with("1 agent → client (SSE): statusUpdate TASK_STATE_INPUT_REQUIRED")
+    );
+    assert!(closing[1].contains("statusUpdate TASK_STATE_COMPLETED"));
+    assert!(closing
+        .iter()
+        .all(|c| c.ends_with("; the agent then closes the stream")));
+    let last_frame = t
+        .iter()
+        .rev()
+        .find(|m| m.transport == Transport::Sse)
+        .unwrap();
+    assert!(last_frame.closes_stream);
+    // Each client request: POST to the card's URL with A2A-Version 1.0 (an
+    // agent reads its absence as 0.3); a stream is asked for as SSE.
+    for m in &t {
+        let http = wire::http_request(m);
+        match m.from {
+            Party::Agent => assert_eq!(http, None),
+            Party::Client => {
+                let http = http.unwrap();
+                let accept = match m.message["method"].as_str().unwrap() {
+                    "SendStreamingMessage" | "SubscribeToTask" => "text/event-stream",
+                    _ => "application/json",
+                };
+                assert_eq!(http, format!("POST {} · A2A-Version: 1.0 · Content-Type: application/json · Accept: {accept}", wire::AGENT_URL));
+            }
+        }
+    }
+    assert_eq!(
+        wire::agent_card()["supportedInterfaces"][0]["url"],
+        wire::AGENT_URL
+    );
+    let g = wire::get_task(&e, START, CORE);
+    assert!(wire::http_request(&g[0])
+        .unwrap()
+        .ends_with("Accept: application/json"));
 }
 
 // ---- the pause proposal (the RFC), in both encodings -----------------------
@@ -1097,6 +1158,14 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                     carries_extension(&m.message),
                     "{said}"
                 );
+                // A request using the extension activates it in its headers.
+                if let Some(http) = wire::http_request(m) {
+                    assert_eq!(
+                        http.ends_with(&format!(" · A2A-Extensions: {PAUSE_EXTENSION}")),
+                        carries_extension(&m.message),
+                        "{http}"
+                    );
+                }
                 assert!(!matches!(error_code(m), Some(-32010 | -32011)));
             }
         }

@@ -251,7 +251,11 @@ pub fn WirePanel() -> impl IntoView {
                 <p class="hint">
                     "Proposed core: TASK_STATE_PAUSED, status.pause, PauseTask and ResumeTask, as the RFC "
                     "proposes (payloadType proposal:…). v1.0 extension: the task stays TASK_STATE_WORKING "
-                    "and the pause travels in metadata under an extension URI the agent card declares."
+                    "and the pause travels in metadata under an extension URI the agent card declares. "
+                    "Its messages are legal v1.0, but the agent must take a message while it works: "
+                    "a2a-sdk 1.3.0's default request handler queues it until the running work ends. "
+                    "This agent also clears the pause from the task's metadata on resume, which "
+                    "a2a-sdk's task store, merging metadata, would not."
                 </p>
             </Show>
             <div class="wire-bar">
@@ -319,6 +323,7 @@ fn render_message(m: &WireMessage) -> impl IntoView {
     view! {
         <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
+            {wire::http_request(m).map(|http| view! { <p class="http">{http}</p> })}
             <pre class="json" tabindex="0">{json}</pre>
         </li>
     }

@@ -149,6 +149,9 @@ pub struct WireMessage {
     /// The proto message name `message` carries (params or result type), or "error".
     pub payload_type: &'static str,
     pub message: Value,
+    /// The last frame of its SSE stream: the agent closes the stream after
+    /// it (v1.0 has no `final` field; the closing is the only sign).
+    pub closes_stream: bool,
 }
 
 /// How the proposed pause lifecycle goes on the wire (see the module docs).
@@ -284,6 +287,32 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     vec![request(id, "SubscribeToTask", obj!("id" => tid)), answer]
 }
 
+/// Where the simulated agent's card says it takes JSON-RPC requests.
+pub const AGENT_URL: &str = "https://agent.example/a2a";
+
+/// The HTTP request a client request travels in (JSON-RPC over HTTP): its
+/// method and URL, then the headers, `A2A-Version: 1.0` first (v1.0 clients
+/// MUST send it; an agent reads its absence as 0.3), and `A2A-Extensions`
+/// when the request uses the pause extension (a proposal). `None` for what
+/// the agent sends.
+pub fn http_request(m: &WireMessage) -> Option<String> {
+    if m.from != Party::Client {
+        return None;
+    }
+    let method = m.message["method"].as_str()?;
+    let accept = match method {
+        "SendStreamingMessage" | "SubscribeToTask" => "text/event-stream",
+        _ => "application/json",
+    };
+    let mut http = format!(
+        "POST {AGENT_URL} · A2A-Version: 1.0 · Content-Type: application/json · Accept: {accept}"
+    );
+    if m.message.to_string().contains(PAUSE_EXTENSION) {
+        http += &format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
+    }
+    Some(http)
+}
+
 /// The simulated agent's v1.0 `AgentCard`.
 pub fn agent_card() -> Value {
     agent_card_in(false, PauseEncoding::ProposedCore)
@@ -299,7 +328,7 @@ pub fn agent_card_in(pause_on: bool, enc: PauseEncoding) -> Value {
         "name" => "A2A Task Control Room agent",
         "description" => "A simulated A2A v1.0 agent: it works through N units of S seconds and, as configured, asks for clarification or authorization, fails, rejects the task or refuses cancellation.",
         "supportedInterfaces" => vec![obj!(
-            "url" => "https://agent.example/a2a",
+            "url" => AGENT_URL,
             "protocolBinding" => "JSONRPC",
             "protocolVersion" => "1.0",
         )],
@@ -435,7 +464,12 @@ pub fn explain(m: &WireMessage) -> String {
     } else {
         ""
     };
-    format!("{dir} ({}{proposal}): {what}", m.transport.label())
+    let closes = if m.closes_stream {
+        "; the agent then closes the stream"
+    } else {
+        ""
+    };
+    format!("{dir} ({}{proposal}): {what}{closes}", m.transport.label())
 }
 
 // ---- internals -------------------------------------------------------------
@@ -597,6 +631,12 @@ impl<'a> Walk<'a> {
         }
         for m in &mut out {
             m.entry = Some(seq);
+        }
+        if open.is_some() && self.stream.is_none() {
+            let last = out.iter_mut().rev().find(|m| m.transport == Transport::Sse);
+            if let Some(m) = last {
+                m.closes_stream = true;
+            }
         }
         out
     }
@@ -1161,6 +1201,7 @@ fn envelope(
         transport,
         payload_type: ty,
         message,
+        closes_stream: false,
     }
 }
 
