@@ -35,26 +35,30 @@ fn config() -> impl Strategy<Value = Config> {
             prop::bool::ANY,
             0u8..=5,
             prop::bool::ANY,
+            prop::bool::ANY,
         ),
     )
         .prop_map(
-            |((n, s, i, a, f, reject, accepts), (proposal, park, event, timeout, fail))| Config {
-                work_units: n,
-                seconds_per_unit: s,
-                input_gate: i,
-                auth_gate: a,
-                fail_during: f,
-                reject_before_execution: reject,
-                worker_accepts_cancellation: accepts,
-                pause_proposal: proposal,
-                self_park_before: park,
-                resume_event: EventName::new(if event { "pr.merged" } else { "" }).unwrap(),
-                self_park_timeout: timeout,
-                on_timeout: if fail {
-                    OnTimeout::Fail
-                } else {
-                    OnTimeout::ResumeWithSummary
-                },
+            |((n, s, i, a, f, reject, accepts), (proposal, park, event, timeout, fail, again))| {
+                Config {
+                    work_units: n,
+                    seconds_per_unit: s,
+                    input_gate: i,
+                    auth_gate: a,
+                    fail_during: f,
+                    reject_before_execution: reject,
+                    worker_accepts_cancellation: accepts,
+                    follow_ups_fail_too: again,
+                    pause_proposal: proposal,
+                    self_park_before: park,
+                    resume_event: EventName::new(if event { "pr.merged" } else { "" }).unwrap(),
+                    self_park_timeout: timeout,
+                    on_timeout: if fail {
+                        OnTimeout::Fail
+                    } else {
+                        OnTimeout::ResumeWithSummary
+                    },
+                }
             },
         )
 }

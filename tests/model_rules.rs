@@ -189,8 +189,9 @@ fn completion_takes_exactly_n_times_s_active_seconds_and_yields_the_artifact() {
         assert_eq!(i64::from(e.snapshot().completed_units), n);
         assert_eq!(e.snapshot().waiting_s, 0);
         let art = e.final_artifact().expect("artifact when completed");
+        let units = if n == 1 { "work unit" } else { "work units" };
         assert!(
-            art.text.contains(&format!("{n} of {n} work units")),
+            art.text.contains(&format!("{n} of {n} {units} (")),
             "{}",
             art.text
         );
@@ -545,6 +546,40 @@ fn a_request_the_agent_refuses_is_sent_one_the_page_refuses_is_not() {
 }
 
 // ---- follow-up ---------------------------------------------------------------
+
+#[test]
+fn a_follow_up_fails_or_is_rejected_only_if_follow_ups_fail_too() {
+    for again in [false, true] {
+        let failing = Config {
+            fail_during: 2,
+            follow_ups_fail_too: again,
+            ..cfg()
+        };
+        let rejecting = Config {
+            reject_before_execution: true,
+            follow_ups_fail_too: again,
+            ..cfg()
+        };
+        for (config, first) in [
+            (failing, TaskState::Failed),
+            (rejecting, TaskState::Rejected),
+        ] {
+            let mut e = exp(config);
+            run(&mut e, 1000);
+            assert_eq!(state(&e), first);
+            e.apply(Action::FollowUp).unwrap();
+            run(&mut e, 1000);
+            let second = if again { first } else { TaskState::Completed };
+            assert_eq!(state(&e), second, "follow_ups_fail_too: {again}");
+            assert_eq!(
+                e.task_config().fail_during,
+                if again { config.fail_during } else { 0 }
+            );
+        }
+    }
+    // Off by default: the page's advice after a failure, a follow-up, can succeed.
+    assert!(!cfg().follow_ups_fail_too);
+}
 
 #[test]
 fn follow_up_only_after_a_terminal_state() {

@@ -86,6 +86,43 @@ fn a_saved_run_replays_to_the_identical_experiment() {
 }
 
 #[test]
+fn a_run_file_from_before_follow_ups_could_succeed_replays_as_it_was_made() {
+    // Written before `follow_ups_fail_too` existed, when every task of a
+    // context failed as the first one did: it opens with the switch on.
+    let mut ops = vec![act(Action::Step); 6];
+    ops.push(act(Action::FollowUp));
+    ops.extend(vec![act(Action::Step); 20]);
+    let config = Config {
+        fail_during: 1,
+        follow_ups_fail_too: true,
+        ..cfg()
+    };
+    let (made, run) = recorded(config, &ops);
+    assert_eq!(made.snapshot().state, TaskState::Failed);
+    let text = run.to_json();
+    let old = text.replace("\"follow_ups_fail_too\":true,", "");
+    assert_ne!(old, text, "the field is written");
+    let opened = SavedRun::parse(&old).unwrap();
+    assert!(opened.config.follow_ups_fail_too);
+    assert_eq!(opened.replay().unwrap(), made);
+    // A run made now says which it is, and comes back the same.
+    let now = Config {
+        follow_ups_fail_too: false,
+        ..config
+    };
+    let (made, run) = recorded(now, &ops);
+    assert_eq!(
+        made.snapshot().state,
+        TaskState::Completed,
+        "the follow-up ran"
+    );
+    assert_eq!(
+        SavedRun::parse(&run.to_json()).unwrap().replay().unwrap(),
+        made
+    );
+}
+
+#[test]
 fn a_run_of_seeks_is_saved_as_the_last_one_and_replays_the_same() {
     let ops = [
         act(Action::Step),
@@ -122,7 +159,7 @@ fn a_tiny_run_cannot_build_an_endless_trace() {
     let mut run = SavedRun::new(config, IdSource::seeded(SEED), 0);
     run.script.push(ScriptOp::Steps(1_000_000));
     let text = run.to_json();
-    assert!(text.len() < 400, "{} bytes", text.len());
+    assert!(text.len() < 450, "{} bytes", text.len());
     let err = SavedRun::parse(&text).unwrap().replay().unwrap_err();
     assert!(
         err.to_string().contains(&format!(

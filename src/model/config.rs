@@ -21,7 +21,8 @@ pub enum Setting {
 }
 
 impl Setting {
-    pub const ALL: [Setting; 5] = [
+    /// The v1.0 task's numeric settings (see [`Setting::PROPOSAL`] for the rest).
+    pub const CORE: [Setting; 5] = [
         Setting::WorkUnits,
         Setting::SecondsPerUnit,
         Setting::InputGate,
@@ -120,6 +121,11 @@ pub struct Config {
     pub reject_before_execution: bool,
     /// The worker agrees to cancellation requests.
     pub worker_accepts_cancellation: bool,
+    /// A follow-up fails (`fail_during`) or is rejected as the first task
+    /// is; when off, only the first task does. A run file without it is
+    /// from before it existed, when every task did.
+    #[serde(default = "every_task")]
+    pub follow_ups_fail_too: bool,
     /// Run the proposed pause/resume lifecycle (not part of A2A v1.0).
     pub pause_proposal: bool,
     /// Proposal: the agent self-parks when about to start this unit (0 = off).
@@ -132,6 +138,35 @@ pub struct Config {
     pub on_timeout: OnTimeout,
 }
 
+fn every_task() -> bool {
+    true
+}
+
+/// One on/off setting of [`Config`]; the UI builds its switches from these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Switch {
+    RejectBeforeExecution,
+    WorkerAcceptsCancellation,
+    FollowUpsFailToo,
+}
+
+impl Switch {
+    pub const ALL: [Switch; 3] = [
+        Switch::RejectBeforeExecution,
+        Switch::WorkerAcceptsCancellation,
+        Switch::FollowUpsFailToo,
+    ];
+
+    /// The control's accessible name on the page.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Switch::RejectBeforeExecution => "Reject before execution",
+            Switch::WorkerAcceptsCancellation => "Worker accepts cancellation",
+            Switch::FollowUpsFailToo => "Follow-ups fail or are rejected too",
+        }
+    }
+}
+
 impl Default for Config {
     fn default() -> Self {
         Config {
@@ -142,6 +177,7 @@ impl Default for Config {
             fail_during: 0,
             reject_before_execution: false,
             worker_accepts_cancellation: true,
+            follow_ups_fail_too: false,
             pause_proposal: false,
             self_park_before: 0,
             resume_event: EventName::NONE,
@@ -165,6 +201,36 @@ impl Config {
         }
     }
 
+    /// Whether a switch is on.
+    pub const fn is_on(&self, switch: Switch) -> bool {
+        match switch {
+            Switch::RejectBeforeExecution => self.reject_before_execution,
+            Switch::WorkerAcceptsCancellation => self.worker_accepts_cancellation,
+            Switch::FollowUpsFailToo => self.follow_ups_fail_too,
+        }
+    }
+
+    /// A copy with one switch set.
+    pub const fn with_switch(mut self, switch: Switch, on: bool) -> Config {
+        match switch {
+            Switch::RejectBeforeExecution => self.reject_before_execution = on,
+            Switch::WorkerAcceptsCancellation => self.worker_accepts_cancellation = on,
+            Switch::FollowUpsFailToo => self.follow_ups_fail_too = on,
+        }
+        self
+    }
+
+    /// The settings task `index` of the context runs with: a follow-up
+    /// (index 1 on) neither fails nor is rejected unless
+    /// `follow_ups_fail_too`.
+    pub fn for_task(mut self, index: usize) -> Config {
+        if index > 0 && !self.follow_ups_fail_too {
+            self.fail_during = 0;
+            self.reject_before_execution = false;
+        }
+        self
+    }
+
     /// A copy with one setting changed, or the error naming the setting and its range.
     pub fn with(mut self, setting: Setting, value: i64) -> Result<Config, ConfigError> {
         let r = setting.range();
@@ -186,7 +252,7 @@ impl Config {
 
     /// Checks every setting; the first out-of-range one is the error.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        for s in Setting::ALL.into_iter().chain(Setting::PROPOSAL) {
+        for s in Setting::CORE.into_iter().chain(Setting::PROPOSAL) {
             if !s.range().contains(&self.get(s)) {
                 return Err(ConfigError {
                     setting: s,
@@ -211,6 +277,14 @@ impl Config {
     /// the failure lands mid-unit (second 2 of 3, second 1 of 1, second 5 of 10).
     pub const fn fail_second_in_unit(&self) -> u8 {
         self.seconds_per_unit.div_ceil(2)
+    }
+
+    /// "N work units", or "1 work unit".
+    pub fn units(&self) -> String {
+        match self.work_units {
+            1 => "1 work unit".to_string(),
+            n => format!("{n} work units"),
+        }
     }
 
     /// How a setting's value reads on the page: "off", "never reached" or the number.

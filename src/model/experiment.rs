@@ -119,6 +119,11 @@ impl Experiment {
         &self.config
     }
 
+    /// The settings the viewed task runs with (see [`Config::for_task`]).
+    pub fn task_config(&self) -> Config {
+        self.config.for_task(self.viewed_task_index())
+    }
+
     pub fn ids(&self) -> &IdSource {
         &self.ids
     }
@@ -471,9 +476,10 @@ impl Experiment {
         if snap.state != TaskState::Completed {
             return None;
         }
-        let n = self.config.work_units;
         let mut text = format!(
-            "Result of {n} of {n} work units ({} s of active work).",
+            "Result of {} of {} ({} s of active work).",
+            self.config.work_units,
+            self.config.units(),
             snap.active_s
         );
         // A quoted sentence keeps its own full stop: “… EUR.” not “… EUR.”.
@@ -560,7 +566,7 @@ impl Experiment {
         let snap = *self.snapshot();
         match action {
             Action::Step => {
-                let config = self.config;
+                let config = self.task_config();
                 snap.step(&config, |before, next, event| {
                     self.record_agent(event, before, next)
                 });

@@ -105,7 +105,7 @@ impl Experiment {
         let snap = *self.snapshot();
         let from = snap.state;
         let mut stepped = None;
-        snap.step(self.config(), |before, next, _| {
+        snap.step(&self.task_config(), |before, next, _| {
             if stepped.is_none() && next.state != before {
                 stepped = Some(next.state);
             }

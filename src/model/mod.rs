@@ -21,7 +21,7 @@ pub use action::{
     MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN,
     TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
 };
-pub use config::{play_interval_ms, Config, ConfigError, Setting};
+pub use config::{play_interval_ms, Config, ConfigError, Setting, Switch};
 pub use experiment::{Applied, Experiment, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
 pub use ids::IdSource;
 pub use lifecycle::{

@@ -2,7 +2,7 @@
 //! experiment; the ranges come from the model's [`Setting`]s.
 
 use super::store::Store;
-use crate::model::{OnTimeout, Setting, MAX_EVENT_BYTES};
+use crate::model::{OnTimeout, Setting, Switch, MAX_EVENT_BYTES};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -36,7 +36,7 @@ pub fn ConfigurePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let config = move || store.exp.with(|e| *e.config());
     let proposal = move || config().pause_proposal;
-    let sliders = Setting::ALL
+    let sliders = Setting::CORE
         .into_iter()
         .map(|setting| slider(store, setting))
         .collect_view();
@@ -45,26 +45,25 @@ pub fn ConfigurePanel() -> impl IntoView {
             <h2 id="configure-h">"Configure a fresh task"</h2>
             {sliders}
             <div class="switches">
-                <label class="switch">
-                    <input
-                        type="checkbox"
-                        prop:checked=move || config().reject_before_execution
-                        on:change=move |ev| store.set_switch(Some(event_target_checked(&ev)), None)
-                    />
-                    "Reject before execution"
-                </label>
-                <label class="switch">
-                    <input
-                        type="checkbox"
-                        prop:checked=move || config().worker_accepts_cancellation
-                        on:change=move |ev| store.set_switch(None, Some(event_target_checked(&ev)))
-                    />
-                    "Worker accepts cancellation"
-                </label>
+                {Switch::ALL
+                    .into_iter()
+                    .map(|switch| view! {
+                        <label class="switch">
+                            <input
+                                type="checkbox"
+                                prop:checked=move || config().is_on(switch)
+                                on:change=move |ev| store.set_switch(switch, event_target_checked(&ev))
+                            />
+                            {switch.label()}
+                        </label>
+                    })
+                    .collect_view()}
             </div>
             <p class="hint">
                 "Zero disables a gate or the failure; a unit above the work-unit count is never "
-                "reached. Every change starts a fresh experiment instead of editing the task in place."
+                "reached. A follow-up task runs with these settings too, but fails or is rejected "
+                "only if you say so. Every change starts a fresh experiment instead of editing the "
+                "task in place."
             </p>
             // Beside the settings, where a change throws a run away.
             <Show when=move || store.replaced.with(Option::is_some)>

@@ -5,7 +5,7 @@
 use super::wire::WireView;
 use crate::model::{
     after_colon, Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode,
-    RunError, SavedRun, ScriptOp, SeekError, Setting, TaskState,
+    RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -330,17 +330,13 @@ impl Store {
         self.fresh(config, "On timeout changed");
     }
 
-    /// Changes one of the two switches; starts a fresh experiment.
-    pub fn set_switch(&self, reject: Option<bool>, accepts: Option<bool>) {
-        let mut config = self.exp.with_untracked(|e| *e.config());
-        let label = if let Some(r) = reject {
-            config.reject_before_execution = r;
-            "Reject before execution"
-        } else {
-            config.worker_accepts_cancellation = accepts.unwrap_or(true);
-            "Worker accepts cancellation"
-        };
-        self.fresh(config, &format!("{label} changed"));
+    /// Sets one switch; starts a fresh experiment.
+    pub fn set_switch(&self, switch: Switch, on: bool) {
+        let config = self.exp.with_untracked(|e| *e.config());
+        self.fresh(
+            config.with_switch(switch, on),
+            &format!("{} changed", switch.label()),
+        );
     }
 
     /// Starts a fresh experiment with a whole configuration.

@@ -761,12 +761,12 @@ impl<'a> Walk<'a> {
         let exp = self.exp;
         let task = &exp.tasks()[e.task as usize];
         let c = exp.config();
-        let (n, s) = (c.work_units, c.seconds_per_unit);
+        let (units, s) = (c.units(), c.seconds_per_unit);
         let text = match e.event {
             Event::Created { .. } if task.reference_task_id.is_some() => {
-                format!("Follow-up to the earlier task: run {n} work units of {s} s each.")
+                format!("Follow-up to the earlier task: run {units} of {s} s each.")
             }
-            Event::Created { .. } => format!("Run {n} work units of {s} s each."),
+            Event::Created { .. } => format!("Run {units} of {s} s each."),
             Event::Clarified => {
                 let rec = task.records().iter().find(|r| r.id == e.seq);
                 let text = rec.and_then(|r| exp.clarification(&r.snap));
