@@ -276,9 +276,9 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   await check('idle');
   await page.getByLabel('Speed').selectOption({ label: '0.5×' });
   await page.getByRole('button', { name: 'Play' }).click();
-  await page.getByRole('button', { name: 'Pause' }).waitFor();
+  await page.getByRole('button', { name: 'Pause playback' }).waitFor();
   await check('playing');
-  await page.getByRole('button', { name: 'Pause' }).click();
+  await page.getByRole('button', { name: 'Pause playback' }).click();
   await page.getByRole('button', { name: 'Set up experiment 1' }).click();
   for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
@@ -293,6 +293,22 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   assert.match(await page.locator('#terminal-requests-reason').innerText(), /both requests are refused on purpose/);
   await page.getByRole('button', { name: 'Cancel terminal task' }).click();
   await check('terminal, with an error envelope shown');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('setting up an experiment brings Play into view and focus: Space then plays it', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
+  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  const play = page.getByRole('button', { name: 'Play', exact: true });
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
+  const box = await play.boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 800, `Play is on screen: ${JSON.stringify(box)}`);
+  const task = await page.getByTestId('task-id').innerText();
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: 'Pause playback' }).waitFor();
+  await waitState(page, 'TASK_STATE_WORKING');
+  assert.equal(await page.getByTestId('task-id').innerText(), task, 'the same experiment plays, not a new one');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -270,7 +270,7 @@ test('a link that cannot be opened brings back the run saved in this browser and
   await page.context().close();
 });
 
-test('a task playing at 10× is saved as it plays, and a reload right after Pause keeps every state', async () => {
+test('a task playing at 10× is saved as it plays, and a reload right after Pause playback keeps every state', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Work units').fill('12');
   await page.getByLabel('Seconds per unit').fill('10');
@@ -283,7 +283,7 @@ test('a task playing at 10× is saved as it plays, and a reload right after Paus
   );
   const stepsOnPage = await page.getByTestId('trace-entry').count();
   assert.ok(stepsOnPage < 100, `still playing while saved: ${stepsOnPage} entries`);
-  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  await page.getByRole('button', { name: 'Pause playback', exact: true }).click();
   const before = await snapshot(page);
   await page.reload(); // well within the 250 ms a save may wait
   await page.getByTestId('task-state').waitFor();

@@ -195,7 +195,7 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
     p.set_range("#setting-require-input-before-unit", 2).await;
     p.choose("#speed", "4").await;
     p.click("#play").await;
-    assert_eq!(p.text("#play"), "Pause");
+    assert_eq!(p.text("#play"), "Pause playback");
     assert_eq!(
         p.state(),
         "TASK_STATE_WORKING",
@@ -705,6 +705,8 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     assert_eq!(setup.text_content().unwrap(), "Set up experiment 3");
     setup.click();
     tick().await;
+    let focused = document().active_element().map(|e| e.id());
+    assert_eq!(focused.as_deref(), Some("play"), "on to Play");
     assert!(p
         .text("[data-testid=notice]")
         .starts_with("Experiment 3 (proposal): a fresh experiment started"));

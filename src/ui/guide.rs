@@ -8,13 +8,18 @@ use leptos::prelude::*;
 #[component]
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
+    // Set up, then on to Play: in view and focused, so that Space plays.
+    let set_up = move |config: Option<Config>, what: &str| {
+        store.configure(config, what);
+        super::playback::go_to("play");
+    };
     let resume = move |_| {
-        store.configure(
+        set_up(
             Config::default().with(Setting::InputGate, 2).ok(),
             "Experiment 1",
         );
     };
-    let follow_up = move |_| store.configure(Some(Config::default()), "Experiment 2");
+    let follow_up = move |_| set_up(Some(Config::default()), "Experiment 2");
     let pause = move |_| {
         let config = EventName::new("pr.merged").ok().map(|event| Config {
             pause_proposal: true,
@@ -24,7 +29,7 @@ pub fn GuidePanel() -> impl IntoView {
             on_timeout: OnTimeout::ResumeWithSummary,
             ..Config::default()
         });
-        store.configure(config, "Experiment 3 (proposal)");
+        set_up(config, "Experiment 3 (proposal)");
     };
     view! {
         <section class="panel guide" aria-labelledby="guide-h">

@@ -38,7 +38,8 @@ pub fn PlaybackPanel() -> impl IntoView {
                     disabled=move || !playing() && play_verdict.get().is_err()
                     on:click=move |_| store.toggle_play()
                 >
-                    {move || if playing() { "Pause" } else { "Play" }}
+                    // "Pause playback", not "Pause": the task's own pause is another thing.
+                    {move || if playing() { "Pause playback" } else { "Play" }}
                 </button>
                 <button
                     id="step"
@@ -97,7 +98,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 </select>
             </div>
             <p class="hint">
-                "Keys: Space plays or pauses (unless a button has focus: Space presses it), → steps, "
+                "Keys: Space plays or pauses playback (unless a button has focus: Space presses it), → steps, "
                 "[ and ] move through recorded states (not while a text field, slider or list has focus); "
                 "Escape dismisses an alert."
             </p>
@@ -106,7 +107,7 @@ pub fn PlaybackPanel() -> impl IntoView {
 }
 
 /// Brings the control `id` to the middle of the screen and focuses it.
-fn go_to(id: &str) {
+pub fn go_to(id: &str) {
     let el = document().get_element_by_id(id);
     if let Some(el) = el.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
         let options = web_sys::ScrollIntoViewOptions::new();

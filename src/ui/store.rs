@@ -248,11 +248,12 @@ impl Store {
         self.act(untrack(|| self.resume_action(right_token)));
     }
 
-    /// Play/Pause toggle. Play takes its first Step at once, then one per tick.
+    /// Play / Pause playback. Play takes its first Step at once, then one per tick.
     pub fn toggle_play(&self) {
         if self.playing.get_untracked() {
             self.playing.set(false);
-            self.status.set("Playback paused.".into());
+            self.status
+                .set(format!("{} Playback paused.", self.describe_state()));
         } else if let Err(why) = untrack(|| self.play_verdict()) {
             self.alert.set(Some(format!("Play refused: {why}")));
         } else {
