@@ -236,7 +236,16 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
         8,
         "seeking only views"
     );
+    // The task list shows the task's latest state, and says so.
+    let row = p.text("[data-testid=task-list-item]");
+    assert!(row.contains("TASK_STATE_WORKING"), "{row}");
+    assert!(
+        row.contains("its latest state; you are viewing an earlier one"),
+        "{row}"
+    );
     p.click("#step").await;
+    let row = p.text("[data-testid=task-list-item]");
+    assert!(!row.contains("viewing an earlier one"), "{row}");
     assert!(p
         .text("[data-testid=timeline-position]")
         .starts_with("State 4 / 4"));

@@ -21,11 +21,11 @@ pub fn TasksPanel() -> impl IntoView {
                     )
                 })
                 .collect();
-            (rows, e.viewed_task_index())
+            (rows, e.viewed_task_index(), e.later_count() > 0)
         })
     });
     let rows = move || {
-        summary.with(|(rows, viewed)| {
+        summary.with(|(rows, viewed, past)| {
             let count = rows.len();
             rows.iter()
                 .enumerate()
@@ -50,6 +50,8 @@ pub fn TasksPanel() -> impl IntoView {
                                 <span class="muted">
                                     {reference}
                                     {if latest { " · current" } else { " · read-only" }}
+                                    // Each row shows its task's latest state.
+                                    {(current && *past).then_some(" · its latest state; you are viewing an earlier one")}
                                 </span>
                             </button>
                         </li>

@@ -88,6 +88,16 @@ pub fn WirePanel() -> impl IntoView {
                     t.at
                 ));
             }
+            let core = store.pause_encoding.get() == PauseEncoding::ProposedCore;
+            if core && matches!(t.event, crate::model::Event::SelfParked { .. }) {
+                return Some(
+                    "Proposal: the RFC labels AwaitTaskResumption peer → client, so the agent \
+                     sends the request, and gives its result PauseTask's shape: the client's \
+                     answer echoes the pause the agent announced, its resume token included. \
+                     The RFC does not say more on who issues the token; here the agent does."
+                        .to_string(),
+                );
+            }
             disagreement(&t).map(str::to_string)
         })
     };
@@ -139,7 +149,8 @@ pub fn WirePanel() -> impl IntoView {
             let state = e.snapshot().state;
             if e.is_read_only() {
                 Err(
-                    "Viewing an earlier task: read-only. These requests go to the current task."
+                    "Viewing an earlier task, which is read-only: Message to terminal task and \
+                     Cancel terminal task act on the latest task. Select it to send them."
                         .to_string(),
                 )
             } else if !state.is_terminal() {

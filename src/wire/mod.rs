@@ -56,8 +56,10 @@
 //!   result says `TASK_STATE_WORKING` without `pause`, and the PAUSED
 //!   `statusUpdate` follows on the stream once it takes effect. A repeated
 //!   pause returns the current pause and nothing on the stream (a request the
-//!   model did not record carries no `reason`). The self-park
-//!   (`AwaitTaskResumption`) is agent-side: only its PAUSED `statusUpdate` with
+//!   model did not record carries no `reason`). The self-park is the RFC's
+//!   `AwaitTaskResumption`, which it labels peer → client: the agent's
+//!   request, the client's answer in PauseTask's result shape (the pause the
+//!   agent announced, echoed), then its PAUSED `statusUpdate` with
 //!   `initiatedBy` AGENT and `conditions {onEvent, timeout {durationMinutes,
 //!   onTimeout}}`. `resumeMode` is set on self-parks only (EXTERNAL_EVENT with
 //!   an event, TIMEOUT with only a timeout, else CLIENT_MESSAGE); an agent
