@@ -507,3 +507,39 @@ fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     // The unit's label sits on its worked part (1 s of 7 = 14.2%), plain.
     assert!(svg.contains(r#"<text x="7.1%" y="25">1</text>"#), "{svg}");
 }
+
+#[test]
+fn a_time_bar_label_too_long_for_a_phone_is_kept_for_a_wider_bar() {
+    // Twelve 1 s units beside two waits: a one-digit label fits a 320 px
+    // bar, "10" to "12" need a wider one and are marked `wide`.
+    let mut e = exp(Config {
+        work_units: 12,
+        seconds_per_unit: 1,
+        input_gate: 4,
+        auth_gate: 8,
+        ..cfg()
+    });
+    for _ in 0..4 {
+        run(&mut e, 100);
+        let _ = e.apply(Action::SupplyClarification("go".into()));
+        let _ = e.apply(Action::Authorize);
+    }
+    assert_eq!(e.snapshot().state, TaskState::Completed);
+    let svg = timebar_svg(&TimeBar::of(&e));
+    let label = |l: &str| {
+        let end = svg
+            .find(&format!(">{l}</text>"))
+            .unwrap_or_else(|| panic!("{l}: {svg}"));
+        let start = svg[..end].rfind("<text").unwrap();
+        svg[start..end].contains("class=\"wide\"")
+    };
+    for unit in 1..=9 {
+        assert!(!label(&unit.to_string()), "unit {unit} fits a phone: {svg}");
+    }
+    for unit in 10..=12 {
+        assert!(
+            label(&unit.to_string()),
+            "unit {unit} needs a wider bar: {svg}"
+        );
+    }
+}

@@ -292,20 +292,35 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
                 );
             }
         }
-        // Labels only where they fit on a phone-sized (320 px) bar: on the
-        // part up to the viewed state when it has room, else on the whole
-        // segment, drawn as "after the viewed state" when it starts there.
-        let fits = |w: u32| !label.is_empty() && w as usize * 32 / 100 >= label.len() * 7 + 4;
+        // Labels where they fit: on the part up to the viewed state when it
+        // has room, else on the whole segment, drawn as "after the viewed
+        // state" when it starts there. One that fits a phone-sized (320 px)
+        // bar always shows; one that needs a wider (560 px) bar is `wide`,
+        // and the style sheet shows it only on a bar that wide.
+        let fits =
+            |w: u32, px: usize| !label.is_empty() && w as usize * px / 1000 >= label.len() * 7 + 4;
         let done = pm(split) - pm(seg.x);
-        let at = if split > seg.x && fits(done) {
-            Some((x + done / 2, ""))
-        } else if fits(w) {
-            Some((x + w / 2, if split < end { " class=\"ahead\"" } else { "" }))
-        } else {
-            None
+        let place = |px| {
+            if split > seg.x && fits(done, px) {
+                Some((x + done / 2, false))
+            } else if fits(w, px) {
+                Some((x + w / 2, split < end))
+            } else {
+                None
+            }
+        };
+        let (at, wide) = match place(320) {
+            Some(at) => (Some(at), false),
+            None => (place(560), true),
         };
         if let Some((mid, ahead)) = at {
-            let _ = write!(s, "<text x=\"{}\" y=\"25\"{ahead}>{label}</text>", Pct(mid));
+            let class = match (ahead, wide) {
+                (false, false) => "",
+                (true, false) => " class=\"ahead\"",
+                (false, true) => " class=\"wide\"",
+                (true, true) => " class=\"ahead wide\"",
+            };
+            let _ = write!(s, "<text x=\"{}\" y=\"25\"{class}>{label}</text>", Pct(mid));
         }
     }
     let c = Pct(pm(bar.cursor).clamp(2, 998));
@@ -461,7 +476,19 @@ pub fn TimeBarView() -> impl IntoView {
                     })
             }}
             <span class="key ahead">"after the viewed state"</span>
-            <span class="key end">"task ended"</span>
+            // The mark of how this task ended, in its colour, once it has.
+            {move || {
+                let ended = bar.with(|b| b.marks.last().map(|m| m.state));
+                match ended {
+                    Some(s) => view! {
+                        <span class=format!("key end {}", short_name(s).to_ascii_lowercase())>
+                            {format!("task ended: {}", short_name(s))}
+                        </span>
+                    }
+                    .into_any(),
+                    None => view! { <span class="key end">"task ended"</span> }.into_any(),
+                }
+            }}
         </p>
     }
 }
