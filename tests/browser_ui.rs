@@ -125,6 +125,11 @@ async fn step_button_advances_the_default_task() {
     let p = mount().await;
     assert!(p.text("h1").contains("A2A Task Control Room"));
     assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Task 1 is TASK_STATE_SUBMITTED — submitted, not started yet.",
+        "the status line is there from the first look"
+    );
     let id = p.text("[data-testid=task-id]");
     assert_eq!(id.len(), 36, "a UUID: {id}");
     p.click("#step").await;

@@ -524,7 +524,7 @@ impl Experiment {
                 format!("Not yet: waiting for authorization ({done} / {n} units done).")
             }
             TaskState::Failed if self.failed_from_pause() => format!(
-                "None: the pause timed out and the task failed ({done} / {n} units done); a failed task has no final artifact [proposal]."
+                "None: the pause timed out and the task failed ({done} / {n} units done); a failed task has no final artifact (proposal)."
             ),
             TaskState::Failed => format!(
                 "None: the task failed during unit {}; a failed unit is not counted and a failed task has no final artifact.",
@@ -535,7 +535,7 @@ impl Experiment {
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
             TaskState::Paused => {
-                format!("Not yet: the task is paused ({done} / {n} units done) [proposal].")
+                format!("Not yet: the task is paused ({done} / {n} units done) (proposal).")
             }
         })
     }

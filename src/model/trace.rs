@@ -156,21 +156,21 @@ impl fmt::Display for Event {
             Event::CancelRequested => f.write_str("request cancellation"),
             Event::FollowUpRequested => f.write_str("request follow-up task"),
             Event::StepRequested => f.write_str("step"),
-            Event::PauseRequested { mode } => write!(f, "PauseTask ({}) [proposal]", mode.name()),
+            Event::PauseRequested { mode } => write!(f, "PauseTask ({}) (proposal)", mode.name()),
             Event::PauseTookEffect { mode } => {
-                write!(f, "pause takes effect ({}) [proposal]", mode.name())
+                write!(f, "pause takes effect ({}) (proposal)", mode.name())
             }
             Event::SelfParked { unit } => {
                 write!(
                     f,
-                    "AwaitTaskResumption: self-park before unit {unit} [proposal]"
+                    "AwaitTaskResumption: self-park before unit {unit} (proposal)"
                 )
             }
-            Event::Waited => f.write_str("wait one minute while paused [proposal]"),
-            Event::ResumeRequested { .. } => f.write_str("ResumeTask [proposal]"),
-            Event::EventFired => f.write_str("fire event [proposal]"),
-            Event::TimedOut => f.write_str("self-park timeout [proposal]"),
-            Event::CompletedAfterResume => f.write_str("complete after resume [proposal]"),
+            Event::Waited => f.write_str("wait one minute while paused (proposal)"),
+            Event::ResumeRequested { .. } => f.write_str("ResumeTask (proposal)"),
+            Event::EventFired => f.write_str("fire event (proposal)"),
+            Event::TimedOut => f.write_str("self-park timeout (proposal)"),
+            Event::CompletedAfterResume => f.write_str("complete after resume (proposal)"),
         }
     }
 }

@@ -121,7 +121,7 @@ pub fn InspectPanel() -> impl IntoView {
                         let snap = snap();
                         let planned = u32::from(n()) * u32::from(s()) + snap.lost_s;
                         let redone = if snap.lost_s > 0 {
-                            format!(" ({} s redone)", snap.lost_s)
+                            format!(" ({} s of it lost to a pause)", snap.lost_s)
                         } else {
                             String::new()
                         };
@@ -139,7 +139,7 @@ pub fn InspectPanel() -> impl IntoView {
             <Show when=move || { snap().lost_s > 0 }>
                 <p class="muted" data-testid="lost-work">
                     {move || format!(
-                        "{} s of partial work were lost to interrupt_immediate and redone; they still count as active time [proposal].",
+                        "{} s of partial work were lost to interrupt_immediate: they count as active time, and the unit is done again from its start after the resume (proposal).",
                         snap().lost_s
                     )}
                 </p>
@@ -159,10 +159,11 @@ pub fn InspectPanel() -> impl IntoView {
                 let conditions = match (p.event, p.deadline_s) {
                     (false, None) => "none: only ResumeTask wakes it".to_string(),
                     (true, None) => format!("event “{}”", event.as_str()),
-                    (false, Some(d)) => format!("timeout at {d} s waiting, then {}", e.config().on_timeout.name()),
+                    (false, Some(d)) => format!("timeout after {} min of waiting, then {}", d / 60, e.config().on_timeout.name()),
                     (true, Some(d)) => format!(
-                        "event “{}”, or timeout at {d} s waiting, then {}",
+                        "event “{}”, or timeout after {} min of waiting, then {}",
                         event.as_str(),
+                        d / 60,
                         e.config().on_timeout.name()
                     ),
                 };

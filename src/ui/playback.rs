@@ -58,9 +58,9 @@ pub fn PlaybackPanel() -> impl IntoView {
             <p class="reason step-why" class:blocked=move || step_verdict.get().is_err()>
                 <span id="step-reason">{move || match step_verdict.get() {
                     Ok(()) if paused() => match play_verdict.get() {
-                        Ok(()) => "The task is paused [proposal]: Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),
+                        Ok(()) => "The task is paused (proposal): Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),
                         Err(_) => format!(
-                            "The task is paused [proposal]: Step waits one minute; Play has nothing to run until {} wakes it.",
+                            "The task is paused (proposal): Step waits one minute; Play has nothing to run until {} wakes it.",
                             store.exp.with(wakers)
                         ),
                     },

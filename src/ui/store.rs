@@ -71,7 +71,7 @@ impl Store {
         let started = now_ms();
         let run = SavedRun::new(Config::default(), ids.clone(), started);
         let exp = Experiment::new(Config::default(), ids).expect("the default config is valid");
-        Store {
+        let store = Store {
             exp: RwSignal::new(exp),
             playing: RwSignal::new(false),
             speed: RwSignal::new(1),
@@ -90,7 +90,10 @@ impl Store {
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
             fresh_seeds: false,
-        }
+        };
+        // The status line says where the task stands from the first look.
+        store.status.set(store.describe_state());
+        store
     }
 
     /// Whether `action` is allowed now, or why not (the model's legality).
@@ -218,7 +221,7 @@ impl Store {
         self.exp.with(|e| match e.legality(&Action::Step) {
             Err(why) => Err(after_colon(why)),
             Ok(()) if e.waits_for_resume() => Err(format!(
-                "the task is paused and only {} wakes it [proposal].",
+                "the task is paused and only {} wakes it (proposal).",
                 wakers(e)
             )),
             Ok(()) => Ok(()),
