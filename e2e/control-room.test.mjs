@@ -149,7 +149,7 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.getByRole('button', { name: /^Task 1/ }).click();
   assert.ok(await page.getByRole('button', { name: 'Message to terminal task' }).isDisabled());
   assert.ok(await page.getByRole('button', { name: 'Cancel terminal task' }).isDisabled());
-  assert.match(await page.locator('#terminal-requests-reason').innerText(), /earlier task: read-only/);
+  assert.match(await page.locator('#terminal-requests-reason').innerText(), /earlier task, which is read-only/);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -362,6 +362,8 @@ async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
 #[wasm_bindgen_test]
 async fn follow_up_makes_a_new_task_in_the_same_context() {
     let p = rejected_task().await;
+    // The time bar's legend draws the end mark as this task's is drawn.
+    assert!(exists(&p, ".bar-legend .key.end.rejected"));
     let (task, ctx) = (
         p.text("[data-testid=task-id]"),
         p.text("[data-testid=context-id]"),

@@ -476,19 +476,12 @@ pub fn TimeBarView() -> impl IntoView {
                     })
             }}
             <span class="key ahead">"after the viewed state"</span>
-            // The mark of how this task ended, in its colour, once it has.
-            {move || {
+            // In the colour of this task's end mark, once it has one (the
+            // same words, so the legend does not reflow as the task ends).
+            <span class=move || {
                 let ended = bar.with(|b| b.marks.last().map(|m| m.state));
-                match ended {
-                    Some(s) => view! {
-                        <span class=format!("key end {}", short_name(s).to_ascii_lowercase())>
-                            {format!("task ended: {}", short_name(s))}
-                        </span>
-                    }
-                    .into_any(),
-                    None => view! { <span class="key end">"task ended"</span> }.into_any(),
-                }
-            }}
+                format!("key end {}", ended.map_or("", |s| short_name(s)).to_ascii_lowercase())
+            }>"task ended"</span>
         </p>
     }
 }
