@@ -535,7 +535,7 @@ impl Experiment {
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
             TaskState::Paused => {
-                format!("Not yet: the task is paused ({done} / {n} units done) (proposal).")
+                format!("Not yet: the task is paused (proposal), {done} / {n} units done.")
             }
         })
     }

@@ -156,9 +156,9 @@ impl fmt::Display for Event {
             Event::CancelRequested => f.write_str("request cancellation"),
             Event::FollowUpRequested => f.write_str("request follow-up task"),
             Event::StepRequested => f.write_str("step"),
-            Event::PauseRequested { mode } => write!(f, "PauseTask ({}) (proposal)", mode.name()),
+            Event::PauseRequested { mode } => write!(f, "PauseTask {} (proposal)", mode.name()),
             Event::PauseTookEffect { mode } => {
-                write!(f, "pause takes effect ({}) (proposal)", mode.name())
+                write!(f, "pause takes effect: {} (proposal)", mode.name())
             }
             Event::SelfParked { unit } => {
                 write!(
