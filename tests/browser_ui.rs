@@ -471,6 +471,25 @@ async fn a_refused_cancellation_is_shown_and_traced() {
     );
 }
 
+#[wasm_bindgen_test]
+async fn what_an_action_says_names_the_button_that_sent_it() {
+    let p = mount().await;
+    p.click("#step").await;
+    p.click("#act-cancel").await;
+    assert_eq!(p.state(), "TASK_STATE_CANCELED");
+    // The same CancelTask from two buttons: each is named for itself.
+    p.click("#act-cancel").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Request cancellation: the task is already TASK_STATE_CANCELED; nothing changed."
+    );
+    p.click("#wire-cancel-terminal").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Cancel terminal task: the task is already TASK_STATE_CANCELED; nothing changed."
+    );
+}
+
 fn payload_types(p: &Page) -> Vec<String> {
     p.attrs("[data-testid=wire-message]", "data-payload-type")
 }
@@ -640,7 +659,9 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     assert_eq!(p.text("[data-testid=waiting-time]"), "60 s");
     assert!(p.text("[data-testid=active-time]").starts_with("3 s"));
     p.click("#act-resume-wrong").await;
-    assert!(p.text("[data-testid=alert]").contains("-32011"));
+    let alert = p.text("[data-testid=alert]");
+    assert!(alert.starts_with("Resume with wrong token refused"), "{alert}");
+    assert!(alert.contains("-32011"), "{alert}");
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     p.click("#act-resume").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");

@@ -50,17 +50,6 @@ impl Action {
             Action::FireEvent(_) => "Fire event",
         }
     }
-
-    /// The label of the control that sends this action in `state`: on a
-    /// terminal task, a clarification and a cancellation are the Wire
-    /// panel's *Message to terminal task* and *Cancel terminal task*.
-    pub fn label_in(&self, state: TaskState) -> &'static str {
-        match self {
-            Action::SupplyClarification(_) if state.is_terminal() => "Message to terminal task",
-            Action::RequestCancellation if state.is_terminal() => "Cancel terminal task",
-            a => a.label(),
-        }
-    }
 }
 
 /// Why an action was not carried out. Every refusal is a value, traced with

@@ -105,17 +105,20 @@ impl Store {
 
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
-        self.act_from(action, false)
+        self.act_from(action, None, false)
+    }
+
+    /// [`Store::act`] from the control `label` when its words are not the
+    /// action's own (*Cancel terminal task*, *Resume with wrong token*…):
+    /// what it says names the control the user used.
+    pub fn act_as(&self, action: Action, label: &'static str) -> bool {
+        self.act_from(action, Some(label), false)
     }
 
     /// [`Store::act`], for Play's own Steps when `by_play`.
-    fn act_from(&self, action: Action, by_play: bool) -> bool {
+    fn act_from(&self, action: Action, label: Option<&'static str>, by_play: bool) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
-        // Named for the control the user used.
-        let label = match &action {
-            Action::Step if by_play => "Play",
-            a => a.label_in(before),
-        };
+        let label = label.unwrap_or(if by_play { "Play" } else { action.label() });
         let recorded = action.clone();
         let is_resume = matches!(action, Action::ResumeTask { .. });
         let event = match &action {
@@ -199,7 +202,7 @@ impl Store {
 
     /// One of Play's Steps: its first, then one per tick.
     pub fn play_step(&self) {
-        self.act_from(Action::Step, true);
+        self.act_from(Action::Step, None, true);
         self.stop_if_done();
     }
 
@@ -248,7 +251,12 @@ impl Store {
 
     /// Proposal: sends [`Store::resume_action`].
     pub fn resume(&self, right_token: bool) {
-        self.act(untrack(|| self.resume_action(right_token)));
+        let label = if right_token {
+            "Resume task"
+        } else {
+            "Resume with wrong token"
+        };
+        self.act_as(untrack(|| self.resume_action(right_token)), label);
     }
 
     /// Play / Pause playback. Play takes its first Step at once, then one per tick.

@@ -221,7 +221,7 @@ pub fn WirePanel() -> impl IntoView {
                     disabled=move || !terminal()
                     on:click=move |_| {
                         let text = store.clarification.get_untracked();
-                        store.act(Action::SupplyClarification(text));
+                        store.act_as(Action::SupplyClarification(text), "Message to terminal task");
                     }
                 >
                     "Message to terminal task"
@@ -231,7 +231,7 @@ pub fn WirePanel() -> impl IntoView {
                     aria-describedby="terminal-requests-reason"
                     disabled=move || !terminal()
                     on:click=move |_| {
-                        store.act(Action::RequestCancellation);
+                        store.act_as(Action::RequestCancellation, "Cancel terminal task");
                     }
                 >
                     "Cancel terminal task"
