@@ -87,13 +87,34 @@ impl Page {
             .unwrap();
         tick().await;
     }
+    /// Clicks the switch (checkbox) labelled `label`.
+    async fn switch(&self, label: &str) {
+        let labels = self.root.query_selector_all("label.switch").unwrap();
+        let found = (0..labels.length())
+            .filter_map(|i| labels.item(i))
+            .find(|l| l.text_content().unwrap_or_default().trim() == label)
+            .unwrap_or_else(|| panic!("no switch {label}"));
+        found
+            .unchecked_into::<web_sys::Element>()
+            .query_selector("input")
+            .unwrap()
+            .unwrap()
+            .unchecked_into::<HtmlElement>()
+            .click();
+        tick().await;
+    }
     async fn key(&self, key: &str) {
+        self.key_on("body", key).await;
+    }
+    /// Presses `key` with the focus on `sel` (the event starts there).
+    async fn key_on(&self, sel: &str, key: &str) {
         let init = web_sys::KeyboardEventInit::new();
         init.set_key(key);
         init.set_bubbles(true);
         let ev =
             web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
-        document().body().unwrap().dispatch_event(&ev).unwrap();
+        let target = document().query_selector(sel).unwrap().unwrap();
+        target.dispatch_event(&ev).unwrap();
         tick().await;
     }
     fn state(&self) -> String {
@@ -104,7 +125,7 @@ impl Page {
 /// A page whose task was rejected on its first Step (a terminal task).
 async fn rejected_task() -> Page {
     let p = mount().await;
-    p.click("label.switch input").await; // Reject before execution
+    p.switch("Reject before execution").await;
     p.click("#step").await;
     assert_eq!(p.state(), "TASK_STATE_REJECTED");
     p
@@ -421,18 +442,30 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     field.dispatch_event(&ev).unwrap();
     tick().await;
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
+    // Nor on another control: → on Request cancellation is that button's.
+    p.key_on("#act-cancel", "ArrowRight").await;
+    p.key_on("#act-cancel", "[").await;
+    assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("State 4 / 4"));
+    // On Step itself it steps, as a click would.
+    p.key_on("#step", "ArrowRight").await;
+    assert_eq!(p.text("[data-testid=active-time]"), "3 s of 12 s");
+    // With the switch off, no key is a shortcut.
+    p.switch("Keyboard shortcuts").await;
+    p.key("ArrowRight").await;
+    p.key("[").await;
+    assert_eq!(p.text("[data-testid=active-time]"), "3 s of 12 s");
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("State 5 / 5"));
 }
 
 #[wasm_bindgen_test]
 async fn a_refused_cancellation_is_shown_and_traced() {
     let p = mount().await;
-    let switches = p.root.query_selector_all("label.switch input").unwrap();
-    switches
-        .item(1)
-        .unwrap()
-        .unchecked_into::<HtmlElement>()
-        .click(); // Worker accepts cancellation: off
-    tick().await;
+    p.switch("Worker accepts cancellation").await; // off
     p.click("#step").await;
     p.click("#act-cancel").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
@@ -488,6 +521,12 @@ async fn what_an_action_says_names_the_button_that_sent_it() {
         p.text("[data-testid=status]"),
         "Cancel terminal task: the task is already TASK_STATE_CANCELED; nothing changed."
     );
+    // The same no-op again is said again: the live region's text changes.
+    let said = || p.q("[data-testid=status]").text_content().unwrap();
+    let before = said();
+    p.click("#wire-cancel-terminal").await;
+    assert_ne!(said(), before, "announced again");
+    assert_eq!(said().trim(), before.trim());
 }
 
 fn payload_types(p: &Page) -> Vec<String> {
@@ -660,7 +699,10 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     assert!(p.text("[data-testid=active-time]").starts_with("3 s"));
     p.click("#act-resume-wrong").await;
     let alert = p.text("[data-testid=alert]");
-    assert!(alert.starts_with("Resume with wrong token refused"), "{alert}");
+    assert!(
+        alert.starts_with("Resume with wrong token refused"),
+        "{alert}"
+    );
     assert!(alert.contains("-32011"), "{alert}");
     assert_eq!(p.state(), "TASK_STATE_PAUSED");
     p.click("#act-resume").await;

@@ -310,9 +310,11 @@ fn fade_notices(store: Store) {
 }
 
 /// Space toggles Play/Pause, → steps, `[` and `]` move through recorded
-/// states. None fires while focus is in a text field or on a control that
-/// uses those keys itself (sliders, selects; Space on buttons and links).
-/// Escape dismisses an alert, from anywhere.
+/// states, while the *Keyboard shortcuts* switch is on. None fires while
+/// focus is on a field or another control (a key meant for it must not step
+/// or rewind the task), except the transport's own buttons (Play, Step, the
+/// ‹ › of Recorded states), where Space still presses the button. Escape
+/// dismisses an alert, from anywhere.
 fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
@@ -335,12 +337,22 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         if editable || matches!(tag.as_str(), "input" | "textarea" | "select") {
             return;
         }
+        if !store.shortcuts.get_untracked() {
+            return;
+        }
+        let control = matches!(tag.as_str(), "button" | "a" | "summary");
+        let transport = target
+            .as_ref()
+            .is_some_and(|t| t.matches("#play, #step, .timeline button").unwrap_or(false));
+        if control && !transport {
+            return;
+        }
         // Space scrolls a focused scrolling region (the trace, a JSON block).
         let scroller = target
             .as_ref()
             .is_some_and(|t| t.get_attribute("tabindex").as_deref() == Some("0"));
         match ev.key().as_str() {
-            " " if !scroller && !matches!(tag.as_str(), "button" | "a" | "summary") => {
+            " " if !scroller && !control => {
                 ev.prevent_default();
                 store.toggle_play();
             }

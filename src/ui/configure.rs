@@ -26,7 +26,8 @@ fn slider(store: Store, setting: Setting) -> impl IntoView {
                 aria-valuetext=shown
                 on:input=move |ev| store.set_setting(setting, &event_target_value(&ev))
             />
-            <output for=id data-testid=format!("value-{}", slug(setting.label()))>{shown}</output>
+            // Not a live region: the slider's own value text is announced.
+            <output for=id aria-live="off" data-testid=format!("value-{}", slug(setting.label()))>{shown}</output>
         </div>
     }
 }

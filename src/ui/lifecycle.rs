@@ -354,7 +354,7 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         .filter(|s| matches!(s.span, Span::Wait { .. }))
         .count();
     format!(
-        "Time bar: state {} of {} at {} s active; {} wait{} drawn as gaps. Click the bar to go to that moment.",
+        "Time bar: state {} of {} at {} s active; {} wait{} drawn as gaps. Click the bar to go to that moment, or move with the Recorded state slider.",
         exp.position() + 1,
         exp.viewed_task().records().len(),
         exp.snapshot().active_s,

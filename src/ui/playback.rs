@@ -97,10 +97,18 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
+            <label class="switch">
+                <input
+                    type="checkbox"
+                    prop:checked=move || store.shortcuts.get()
+                    on:change=move |ev| store.shortcuts.set(event_target_checked(&ev))
+                />
+                "Keyboard shortcuts"
+            </label>
             <p class="hint">
-                "Keys: Space plays or pauses playback (unless a button has focus: Space presses it), → steps, "
-                "[ and ] move through recorded states (not while a text field, slider or list has focus); "
-                "Escape dismisses an alert."
+                "Space plays or pauses playback, → steps, [ and ] move through recorded states: not "
+                "while a field or another control has focus, except Play, Step and the ‹ › of "
+                "Recorded states. Escape dismisses an alert."
             </p>
         </section>
     }

@@ -32,6 +32,8 @@ pub struct Store {
     pub playing: RwSignal<bool>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
+    /// Whether the single-key shortcuts (Space, →, `[`, `]`) are on.
+    pub shortcuts: RwSignal<bool>,
     pub clarification: RwSignal<String>,
     /// A refusal or bad input, shown in the `role="alert"` region.
     pub alert: RwSignal<Option<String>>,
@@ -75,6 +77,7 @@ impl Store {
             exp: RwSignal::new(exp),
             playing: RwSignal::new(false),
             speed: RwSignal::new(1),
+            shortcuts: RwSignal::new(true),
             clarification: RwSignal::new(DEFAULT_CLARIFICATION.to_string()),
             alert: RwSignal::new(None),
             status: RwSignal::new(String::new()),
@@ -177,10 +180,18 @@ impl Store {
                         Some(name) => format!("nothing waits for the event “{name}”"),
                         None => format!("the task is already {after}"),
                     };
-                    self.status.set(format!("{label}: {why}; nothing changed."));
+                    self.say(format!("{label}: {why}; nothing changed."));
                 }
                 if after != before {
                     self.status.set(self.describe_state());
+                } else if !by_play && matches!(applied, Applied::Recorded { .. }) {
+                    // The same state, one more second or minute: said too,
+                    // for who cannot see the panels change (not Play's Steps).
+                    let what = self
+                        .exp
+                        .with_untracked(|e| e.trace().last().map(|t| t.what()))
+                        .unwrap_or_default();
+                    self.status.set(format!("{label}: {what}."));
                 }
                 true
             }
@@ -446,7 +457,21 @@ impl Store {
                 // A refusal said about another state is no longer true here.
                 self.alert.set(None);
                 self.run.update_value(|r| r.push(op));
-                self.status.set(self.describe_state());
+                // Where the view now is, and what acting from there would do.
+                let (k, n, later, read_only) = self.exp.with_untracked(|e| {
+                    let n = e.viewed_task().records().len();
+                    (e.position() + 1, n, e.later_count(), e.is_read_only())
+                });
+                let mut said = self.describe_state();
+                if read_only {
+                    said += " It is an earlier task of this context: read-only.";
+                } else if later > 0 {
+                    said += &format!(
+                        " Viewing state {k} of {n}: an action that changes the task now discards the {later} later recorded state{}.",
+                        plural(later)
+                    );
+                }
+                self.status.set(said);
             }
             None => {}
         }
@@ -461,6 +486,20 @@ impl Store {
         if target != pos {
             self.seek(target);
         }
+    }
+
+    /// Puts `text` in the status line, so that it is announced again even
+    /// when it says what the last one said (the same no-op twice).
+    fn say(&self, text: String) {
+        let again = self
+            .status
+            .with_untracked(|s| s.trim_end_matches('\u{a0}') == text);
+        let repeat = self.status.with_untracked(|s| s.ends_with('\u{a0}'));
+        self.status.set(if again && !repeat {
+            format!("{text}\u{a0}")
+        } else {
+            text
+        });
     }
 
     /// Views another task of the context.

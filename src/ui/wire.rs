@@ -296,7 +296,7 @@ pub fn WirePanel() -> impl IntoView {
             </ol>
             <details class="card">
                 <summary data-testid="agent-card-title">{card_title}</summary>
-                <pre class="json" tabindex="0">
+                <pre class="json" tabindex="0" role="region" aria-label="Agent card JSON">
                     {move || {
                         let card = wire::agent_card_in(proposal(), store.pause_encoding.get());
                         serde_json::to_string_pretty(&card).unwrap_or_default()
@@ -335,7 +335,7 @@ fn render_message(m: &WireMessage) -> impl IntoView {
         <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
             {wire::http_request(m).map(|http| view! { <p class="http">{http}</p> })}
-            <pre class="json" tabindex="0">{json}</pre>
+            <pre class="json" tabindex="0" role="region" aria-label=format!("JSON: {}", m.payload_type)>{json}</pre>
         </li>
     }
 }
