@@ -10,7 +10,7 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::*;
-use a2a_control_room::ui::{diagram_svg, possible_summary, timebar_svg};
+use a2a_control_room::ui::{diagram_lines, diagram_svg, possible_summary, timebar_svg};
 use common::*;
 use TaskState::*;
 
@@ -363,6 +363,49 @@ fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
             "record {i}"
         );
     }
+}
+
+#[test]
+fn the_diagram_as_text_says_what_the_drawing_shows() {
+    let mut e = exp(Config {
+        input_gate: 1,
+        ..cfg()
+    });
+    e.apply(Action::Step).unwrap();
+    let lines = diagram_lines(&e, &e.possible_transitions());
+    let line = |from: &str, to: &str| {
+        lines
+            .iter()
+            .find(|l| l.starts_with(&format!("{from} → {to} (")))
+            .unwrap_or_else(|| panic!("{from} → {to}: {lines:#?}"))
+            .clone()
+    };
+    assert_eq!(
+        lines.len(),
+        TRANSITIONS.iter().filter(|t| !t.proposal).count()
+    );
+    assert!(line("SUBMITTED", "WORKING").ends_with("): taken"));
+    assert!(line("WORKING", "INPUT_REQUIRED").ends_with("): taken"));
+    assert!(line("INPUT_REQUIRED", "CANCELED").ends_with("): possible now"));
+    assert!(
+        line("WORKING", "COMPLETED").ends_with(')'),
+        "neither: no words"
+    );
+    assert!(line("WORKING", "REJECTED").ends_with("): allowed by v1.0, not simulated"));
+    assert!(!lines.iter().any(|l| l.contains("PAUSED")));
+    // The drawing marks the same: one line per edge it draws.
+    let svg = diagram_svg(&e);
+    assert_eq!(svg.matches("data-edge=").count(), lines.len());
+
+    let on = exp(proposal());
+    let lines = diagram_lines(&on, &on.possible_transitions());
+    assert!(lines
+        .iter()
+        .any(|l| l.starts_with("WORKING → PAUSED (") && l.ends_with("proposal")));
+    assert_eq!(
+        lines.last().unwrap(),
+        "INPUT_REQUIRED ↔ PAUSED: never adjacent (proposal)"
+    );
 }
 
 #[test]

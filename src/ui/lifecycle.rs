@@ -126,7 +126,7 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
     let mut s = String::with_capacity(6 * 1024);
     let _ = write!(
         s,
-        "<svg viewBox=\"0 0 {DIAGRAM_W} {DIAGRAM_H}\" role=\"img\" aria-labelledby=\"diagram-title\" data-testid=\"diagram-svg\">\
+        "<svg viewBox=\"0 0 {DIAGRAM_W} {DIAGRAM_H}\" role=\"img\" data-testid=\"diagram-svg\">\
          <title id=\"diagram-title\">State diagram: the task is {}</title>\
          <defs>",
         current
@@ -363,6 +363,55 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
     )
 }
 
+/// The diagram as text, one line per transition it draws: its states, its
+/// cause, and whether the viewed task took it, one action could take it now,
+/// or this simulator never takes it; with the proposal on, its transitions
+/// and the pair that is never adjacent.
+pub fn diagram_lines(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> Vec<String> {
+    let proposal = exp.config().pause_proposal;
+    let taken = exp.taken_transitions();
+    let mut lines: Vec<String> = TRANSITIONS
+        .iter()
+        .filter(|t| proposal || !t.proposal)
+        .map(|t| {
+            let pair = (t.from, t.to);
+            let mut what = Vec::new();
+            if taken.contains(&pair) {
+                what.push("taken");
+            }
+            if possible.contains(&pair) {
+                what.push("possible now");
+            }
+            if !t.simulated {
+                what.push("allowed by v1.0, not simulated");
+            }
+            if t.proposal {
+                what.push("proposal");
+            }
+            let what = if what.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", what.join(", "))
+            };
+            format!(
+                "{} → {} ({}){what}",
+                short_name(t.from),
+                short_name(t.to),
+                t.label
+            )
+        })
+        .collect();
+    if proposal {
+        let (a, b) = FORBIDDEN;
+        lines.push(format!(
+            "{} ↔ {}: never adjacent (proposal)",
+            short_name(a),
+            short_name(b)
+        ));
+    }
+    lines
+}
+
 /// The transitions one action could take now, as a sentence.
 pub fn possible_summary(exp: &Experiment) -> String {
     summarize_possible(exp, &exp.possible_transitions())
@@ -408,7 +457,11 @@ pub fn DiagramPanel() -> impl IntoView {
     let drawn = Memo::new(move |_| {
         store.exp.with(|e| {
             let possible = e.possible_transitions();
-            (draw_diagram(e, &possible), summarize_possible(e, &possible))
+            (
+                draw_diagram(e, &possible),
+                summarize_possible(e, &possible),
+                diagram_lines(e, &possible),
+            )
         })
     });
     view! {
@@ -426,6 +479,12 @@ pub fn DiagramPanel() -> impl IntoView {
                 })}
             </p>
             <p class="readout" data-testid="possible-now">{move || drawn.with(|d| d.1.clone())}</p>
+            <details class="as-text">
+                <summary>"The diagram as text"</summary>
+                <ul data-testid="diagram-text">
+                    {move || drawn.with(|d| d.2.iter().map(|l| view! { <li>{l.clone()}</li> }).collect_view())}
+                </ul>
+            </details>
         </section>
     }
 }
