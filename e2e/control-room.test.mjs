@@ -65,7 +65,7 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   for (let i = 0; i < 3; i++) await step.click();
   // A Step that keeps the state says what it did, for who cannot see the panels.
   const status = await text(page, 'status');
-  assert.equal(status, 'Step: work unit 1, second 2.');
+  assert.equal(status, 'Step: work unit 1, second 3 — unit 1 done.');
 
   const copyId = page.getByRole('button', { name: 'Copy Task id' });
   await copyId.click();
@@ -91,7 +91,7 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   await page.getByLabel('Recorded state', { exact: true }).fill('0');
   assert.match(
     await text(page, 'status'),
-    /^Task 1 is TASK_STATE_SUBMITTED .* Viewing state 1 of 4: an action that changes the task now discards the 3 later recorded states\.$/,
+    /^Task 1 is TASK_STATE_SUBMITTED .* Viewing state 1 of 5: an action that changes the task now discards the 4 later recorded states\.$/,
   );
   assertNoErrors(page);
   await page.context().close();
