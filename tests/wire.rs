@@ -16,6 +16,12 @@ use serde_json::{json, Value};
 
 const START: i64 = 1_767_225_600_000; // 2026-01-01T00:00:00.000Z
 
+/// The string `key` of each object in the JSON array `list`.
+fn each<'a>(list: &'a Value, key: &str) -> Vec<&'a str> {
+    let items = list.as_array().expect("an array");
+    items.iter().map(|v| v[key].as_str().expect(key)).collect()
+}
+
 fn with(f: impl FnOnce(&mut Config)) -> Experiment {
     let mut c = cfg();
     f(&mut c);
@@ -423,13 +429,7 @@ fn cancel_while_input_required_has_no_stream_to_close() {
     // The task as its store keeps it: CANCELED replaced the question, which
     // is now history; CancelTask answers what GetTask would.
     let task = &m[1].message["result"];
-    let roles: Vec<&str> = task["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["role"].as_str().unwrap())
-        .collect();
-    assert_eq!(roles, ["ROLE_USER", "ROLE_AGENT"]);
+    assert_eq!(each(&task["history"], "role"), ["ROLE_USER", "ROLE_AGENT"]);
     assert_eq!(task, &wire::get_task(&e, START, CORE)[1].message["result"]);
 }
 
@@ -604,12 +604,7 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
         (&json!(""), &json!(50), &json!(2)),
         "one page: the required token is empty"
     );
-    let ids: Vec<&str> = r["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["id"].as_str().unwrap())
-        .collect();
+    let ids = each(&r["tasks"], "id");
     assert_eq!(
         ids,
         [e.tasks()[1].id.as_str(), e.tasks()[0].id.as_str()],
@@ -675,12 +670,7 @@ fn on_demand_requests_on_a_live_task() {
     assert_eq!(g[1].payload_type, "Task");
     let r = &g[1].message["result"];
     assert_eq!(r["status"], task["status"]);
-    let roles: Vec<&str> = r["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["role"].as_str().unwrap())
-        .collect();
+    let roles = each(&r["history"], "role");
     // The agent's question is the current status message: in `status` only,
     // as a2a-sdk's task store keeps it, until a later status replaces it.
     assert_eq!(roles, ["ROLE_USER"]);
@@ -703,12 +693,7 @@ fn on_demand_requests_on_a_live_task() {
     let r = &wire::get_task(&e, START, CORE)[1].message["result"];
     assert_eq!(r["status"]["state"], "TASK_STATE_COMPLETED");
     assert_eq!(r["artifacts"][0]["artifactId"], "result-1");
-    let history: Vec<&str> = r["history"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|m| m["messageId"].as_str().unwrap())
-        .collect();
+    let history = each(&r["history"], "messageId");
     let question = e
         .trace()
         .iter()

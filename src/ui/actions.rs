@@ -69,6 +69,21 @@ fn TextField(
     }
 }
 
+/// A labelled checkbox bound to a boolean signal.
+#[component]
+pub fn Toggle(label: &'static str, value: RwSignal<bool>) -> impl IntoView {
+    view! {
+        <label class="switch">
+            <input
+                type="checkbox"
+                prop:checked=move || value.get()
+                on:change=move |ev| value.set(event_target_checked(&ev))
+            />
+            {label}
+        </label>
+    }
+}
+
 #[component]
 pub fn ActPanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -183,14 +198,7 @@ fn PauseControls() -> impl IntoView {
                 {pending}
             </p>
             <TextField id="resume-input" label="Resume input" value=store.resume_input placeholder="optional; reaches the artifact"/>
-            <label class="switch">
-                <input
-                    type="checkbox"
-                    prop:checked=move || store.continue_transcript.get()
-                    on:change=move |ev| store.continue_transcript.set(event_target_checked(&ev))
-                />
-                "Continue transcript"
-            </label>
+            <Toggle label="Continue transcript" value=store.continue_transcript/>
             <ActionButton
                 id="act-resume"
                 action=Callback::new(move |()| store.resume_action(true))

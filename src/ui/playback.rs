@@ -97,14 +97,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
-            <label class="switch">
-                <input
-                    type="checkbox"
-                    prop:checked=move || store.shortcuts.get()
-                    on:change=move |ev| store.shortcuts.set(event_target_checked(&ev))
-                />
-                "Keyboard shortcuts"
-            </label>
+            <super::actions::Toggle label="Keyboard shortcuts" value=store.shortcuts/>
             <p class="hint">
                 "Space plays or pauses playback, → steps, [ and ] move through recorded states: not "
                 "while a field or another control has focus, except Play, Step and the ‹ › of "
