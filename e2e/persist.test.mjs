@@ -154,6 +154,25 @@ test('a settings change or Restart can be undone until the new run is acted on',
   await page.context().close();
 });
 
+test('Keyboard shortcuts turned off stay off after a reload', async () => {
+  const page = await openPage(browser());
+  const shortcuts = page.getByLabel('Keyboard shortcuts');
+  assert.ok(await shortcuts.isChecked());
+  await shortcuts.uncheck();
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.ok(!(await page.getByLabel('Keyboard shortcuts').isChecked()));
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await page.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED', '→ is not a shortcut');
+  await page.getByLabel('Keyboard shortcuts').check();
+  await page.evaluate(() => document.activeElement?.blur());
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('task-state').filter({ hasText: 'TASK_STATE_WORKING' }).waitFor();
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a corrupt checkpoint gets a message and a fresh run', async () => {
   const page = await openPage(browser());
   await settle(page); // or the page saves its own run over this one when it unloads
@@ -194,6 +213,17 @@ test('a link opened over an unreadable checkpoint and Undo copy keeps both texts
     localStorage.getItem('a2a-control-room/run.previous.unreadable'),
   ]);
   assert.deepEqual(kept, [run, previous], 'both unreadable texts are kept');
+  // Another unreadable checkpoint does not take the place of the first.
+  await page.evaluate(() => localStorage.setItem('a2a-control-room/run', 'also not a run'));
+  await page.goto('about:blank');
+  await page.goto(BASE_URL);
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await page.getByTestId('alert').innerText(), /kept .*under “a2a-control-room\/run.unreadable-2”/);
+  const both = await page.evaluate(() => [
+    localStorage.getItem('a2a-control-room/run.unreadable'),
+    localStorage.getItem('a2a-control-room/run.unreadable-2'),
+  ]);
+  assert.deepEqual(both, [run, 'also not a run']);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -665,6 +665,12 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     assert!(p
         .text("[data-testid=pause-pending]")
         .contains("finish_step"));
+    // Asked again while it is pending: nothing changes, and it says why.
+    p.click("#act-pause").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Pause task: a pause is already requested (proposal); nothing changed."
+    );
     p.click("#step").await;
     p.click("#step").await; // unit 1 done: the pause takes effect
     assert_eq!(p.state(), "TASK_STATE_PAUSED");

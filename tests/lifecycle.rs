@@ -393,9 +393,9 @@ fn the_diagram_as_text_says_what_the_drawing_shows() {
     );
     assert!(line("WORKING", "REJECTED").ends_with("): allowed by v1.0, not simulated"));
     assert!(!lines.iter().any(|l| l.contains("PAUSED")));
-    // The drawing marks the same: one line per edge it draws.
-    let svg = diagram_svg(&e);
-    assert_eq!(svg.matches("data-edge=").count(), lines.len());
+    // The drawing marks the same: one line per edge it draws, each saying
+    // what the edge's classes draw.
+    same_as_drawn(&diagram_svg(&e), &lines);
 
     let on = exp(proposal());
     let lines = diagram_lines(&on, &on.possible_transitions());
@@ -406,6 +406,39 @@ fn the_diagram_as_text_says_what_the_drawing_shows() {
         lines.last().unwrap(),
         "INPUT_REQUIRED ↔ PAUSED: never adjacent (proposal)"
     );
+    let svg = diagram_svg(&on);
+    assert!(svg.contains(r#"data-edge="forbidden""#));
+    same_as_drawn(
+        &svg.replace(r#"data-edge="forbidden""#, ""),
+        &lines[..lines.len() - 1],
+    );
+}
+
+/// Each line of the diagram as text names an edge the SVG draws, with the
+/// words its classes stand for; and the SVG draws no other edge.
+fn same_as_drawn(svg: &str, lines: &[String]) {
+    assert_eq!(svg.matches("data-edge=").count(), lines.len(), "{lines:#?}");
+    for line in lines {
+        let (from, rest) = line.split_once(" → ").unwrap();
+        let to = rest.split_once(" (").unwrap().0;
+        let at = svg
+            .find(&format!("data-edge=\"{from}-{to}\""))
+            .unwrap_or_else(|| panic!("{line}: not drawn"));
+        let class = &svg[svg[..at].rfind("class=\"").unwrap()..at];
+        for (word, said) in [
+            ("taken", "taken"),
+            ("possible", "possible now"),
+            ("unsimulated", "not simulated"),
+            ("proposal", "proposal"),
+        ] {
+            let words = line.rsplit_once("): ").map_or("", |w| w.1);
+            assert_eq!(
+                class.split(['"', ' ']).any(|c| c == word),
+                words.contains(said),
+                "{line} vs {class}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -234,9 +234,11 @@ impl Experiment {
         )
     }
 
-    /// Whether asking `action` of the viewed state puts a request on the
-    /// wire, or the page's own refusal: it does when [`legality`] allows it
-    /// or the agent answers it with an A2A error (see [`Outcome::on_wire`]).
+    /// Whether asking `action` of the viewed state reaches the agent, or the
+    /// page's own refusal: it does when [`legality`] allows it or the agent
+    /// answers it with an A2A error (see [`Outcome::on_wire`]). Whether that
+    /// takes a request depends on the action: a Step is the agent's own
+    /// work, an authorization travels out of band.
     ///
     /// [`legality`]: Experiment::legality
     pub fn sends(&self, action: &Action) -> Result<(), Refusal> {

@@ -29,6 +29,7 @@ pub fn ControlRoom(
         persist::restore(store);
         persist::autosave(store);
         persist::follow_links(store);
+        persist::remember_shortcuts(store);
     }
     playback_clock(store);
     let alert = AlertPlace::follow(store);
@@ -334,7 +335,8 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         let editable = target
             .as_ref()
             .is_some_and(|t| t.closest("[contenteditable]").ok().flatten().is_some());
-        if editable || matches!(tag.as_str(), "input" | "textarea" | "select") {
+        // A JSON block scrolls sideways with the arrow keys.
+        if editable || matches!(tag.as_str(), "input" | "textarea" | "select" | "pre") {
             return;
         }
         if !store.shortcuts.get_untracked() {

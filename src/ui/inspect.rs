@@ -156,14 +156,17 @@ pub fn InspectPanel() -> impl IntoView {
                     crate::model::Initiator::Agent => "— (a self-park has none)",
                 };
                 let event = e.config().resume_event;
+                // The deadline is a point on the task's waiting clock, which
+                // runs across pauses: the timeout is counted from this one.
+                let minutes = |d: u32| d.saturating_sub(p.since_s) / 60;
                 let conditions = match (p.event, p.deadline_s) {
                     (false, None) => "none: only ResumeTask wakes it".to_string(),
                     (true, None) => format!("event “{}”", event.as_str()),
-                    (false, Some(d)) => format!("timeout after {} min of waiting, then {}", d / 60, e.config().on_timeout.name()),
+                    (false, Some(d)) => format!("timeout after {} min of waiting, then {}", minutes(d), e.config().on_timeout.name()),
                     (true, Some(d)) => format!(
                         "event “{}”, or timeout after {} min of waiting, then {}",
                         event.as_str(),
-                        d / 60,
+                        minutes(d),
                         e.config().on_timeout.name()
                     ),
                 };

@@ -38,6 +38,13 @@ fn storage() -> Option<web_sys::Storage> {
 /// kept for Undo) is moved apart, never dropped, and an alert says so.
 pub fn restore(store: Store) {
     let mut alerts = Vec::new();
+    // The run kept for Undo, read (or moved apart) before anything replaces it.
+    let previous = stored_run(PREVIOUS_KEY).unwrap_or_else(|(why, kept)| {
+        alerts.push(format!(
+            "The run kept for Undo could not be read: {why}; {kept}."
+        ));
+        None
+    });
     match take_link(store) {
         None => match restore_saved(store) {
             Saved::Restored | Saved::None => {}
@@ -70,12 +77,7 @@ pub fn restore(store: Store) {
     }
     // Otherwise a run replaced before the reload is still within reach of Undo.
     if store.replaced.with_untracked(Option::is_none) {
-        match stored_run(PREVIOUS_KEY) {
-            Ok(run) => keep_for_undo(store, run),
-            Err((why, kept)) => alerts.push(format!(
-                "The run kept for Undo could not be read: {why}; {kept}."
-            )),
-        }
+        keep_for_undo(store, previous);
     }
     if !alerts.is_empty() {
         store.alert.set(Some(alerts.join(" ")));
@@ -96,17 +98,25 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, String)> {
 }
 
 /// Moves the unreadable `text` stored under `key` to `key` + `.unreadable`
-/// (`a2a-control-room/run.unreadable` for the checkpoint), where no save
-/// writes, and says where it is. The original is removed only once the copy is made.
+/// (`a2a-control-room/run.unreadable` for the checkpoint; `-2`, `-3`… after
+/// it when that is taken), where no save writes, and says where it is. The
+/// original is removed only once the copy is made.
 fn set_aside(key: &str, text: &str) -> String {
-    let apart = format!("{key}.unreadable");
-    match storage().map(|s| s.set_item(&apart, text).map(|()| s)) {
-        Some(Ok(s)) => {
-            let _ = s.remove_item(key);
-            format!("its text is kept in this browser's storage under “{apart}”")
-        }
-        _ => format!(
-            "this browser did not let the page keep its text apart (storage is full or off), so the next save replaces it under “{key}”"
+    let copied = storage().and_then(|s| {
+        let free = (1..=20)
+            .map(|n| match n {
+                1 => format!("{key}.unreadable"),
+                n => format!("{key}.unreadable-{n}"),
+            })
+            .find(|k| matches!(s.get_item(k), Ok(None)))?;
+        s.set_item(&free, text).ok()?;
+        let _ = s.remove_item(key);
+        Some(free)
+    });
+    match copied {
+        Some(apart) => format!("its text is kept in this browser's storage under “{apart}”"),
+        None => format!(
+            "this browser did not let the page keep its text apart (storage is full or off), so it stays under “{key}” until a run is saved there"
         ),
     }
 }
@@ -122,14 +132,38 @@ fn keep_for_undo(store: Store, run: Option<SavedRun>) {
 
 /// Keeps the run Undo would bring back in storage while there is one.
 fn keep_replaced(store: Store) {
-    Effect::new(move |_| {
+    Effect::new(move |ran: Option<()>| {
+        let started = ran.is_some();
         let Some(s) = storage() else {
             return;
         };
+        // Not at start-up: what is stored then was read, or kept as it was.
         let _ = match store.replaced.with(|r| r.as_ref().map(SavedRun::to_json)) {
             Some(text) => s.set_item(PREVIOUS_KEY, &text),
-            None => s.remove_item(PREVIOUS_KEY),
+            None if started => s.remove_item(PREVIOUS_KEY),
+            None => Ok(()),
         };
+    });
+}
+
+/// Where the *Keyboard shortcuts* switch is kept when it is off.
+const SHORTCUTS_KEY: &str = "a2a-control-room/shortcuts";
+
+/// Keeps the *Keyboard shortcuts* switch across reloads: who turned the
+/// shortcuts off should not have to turn them off again.
+pub fn remember_shortcuts(store: Store) {
+    if stored(SHORTCUTS_KEY).as_deref() == Some("off") {
+        store.shortcuts.set(false);
+    }
+    Effect::new(move |_| {
+        let on = store.shortcuts.get();
+        if let Some(s) = storage() {
+            let _ = if on {
+                s.remove_item(SHORTCUTS_KEY)
+            } else {
+                s.set_item(SHORTCUTS_KEY, "off")
+            };
+        }
     });
 }
 
@@ -331,9 +365,13 @@ pub fn SharePanel() -> impl IntoView {
             forgotten.set_value(Some(store.run.with_value(SavedRun::to_json)));
         }
         if let Some(s) = storage() {
-            for key in [STORAGE_KEY, PREVIOUS_KEY] {
-                let _ = s.remove_item(key);
-                let _ = s.remove_item(&format!("{key}.unreadable"));
+            // The checkpoint, Undo's copy and every unreadable one kept apart.
+            let keys: Vec<String> = (0..s.length().unwrap_or(0))
+                .filter_map(|i| s.key(i).ok().flatten())
+                .filter(|k| k.starts_with(STORAGE_KEY))
+                .collect();
+            for key in keys {
+                let _ = s.remove_item(&key);
             }
         }
         // Nothing of a run stays in this browser: Undo's copy goes too.

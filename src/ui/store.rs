@@ -124,6 +124,7 @@ impl Store {
         let label = label.unwrap_or(if by_play { "Play" } else { action.label() });
         let recorded = action.clone();
         let is_resume = matches!(action, Action::ResumeTask { .. });
+        let is_pause = matches!(action, Action::PauseTask { .. });
         let event = match &action {
             Action::FireEvent(name) => Some(name.trim().to_string()),
             _ => None,
@@ -176,8 +177,12 @@ impl Store {
                         )));
                     }
                 } else {
+                    let pending = self.exp.with_untracked(|e| e.snapshot().pending.is_some());
                     let why = match event {
                         Some(name) => format!("nothing waits for the event “{name}”"),
+                        None if is_pause && pending => {
+                            "a pause is already requested (proposal)".to_string()
+                        }
                         None => format!("the task is already {after}"),
                     };
                     self.say(format!("{label}: {why}; nothing changed."));
@@ -191,7 +196,7 @@ impl Store {
                         .exp
                         .with_untracked(|e| e.trace().last().map(|t| t.what()))
                         .unwrap_or_default();
-                    self.status.set(format!("{label}: {what}."));
+                    self.say(format!("{label}: {what}."));
                 }
                 true
             }

@@ -290,7 +290,12 @@ pub fn WirePanel() -> impl IntoView {
                     if ms.is_empty() {
                         view! { <li class="muted">{nothing_sent}</li> }.into_any()
                     } else {
-                        ms.iter().map(render_message).collect_view().into_any()
+                        let n = ms.len();
+                        ms.iter()
+                            .enumerate()
+                            .map(|(i, m)| render_message(m, i + 1, n))
+                            .collect_view()
+                            .into_any()
                     }
                 })}
             </ol>
@@ -329,13 +334,14 @@ fn latest(e: &Experiment) -> Option<u32> {
     }
 }
 
-fn render_message(m: &WireMessage) -> impl IntoView {
+/// Message `k` of the `n` shown.
+fn render_message(m: &WireMessage, k: usize, n: usize) -> impl IntoView {
     let json = serde_json::to_string_pretty(&m.message).unwrap_or_default();
     view! {
         <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
             {wire::http_request(m).map(|http| view! { <p class="http">{http}</p> })}
-            <pre class="json" tabindex="0" role="region" aria-label=format!("JSON: {}", m.payload_type)>{json}</pre>
+            <pre class="json" tabindex="0" role="region" aria-label=format!("Message {k} of {n}, JSON: {}", m.payload_type)>{json}</pre>
         </li>
     }
 }

@@ -309,7 +309,11 @@ pub fn http_request(m: &WireMessage) -> Option<String> {
     let mut http = format!(
         "POST {AGENT_URL} · A2A-Version: 1.0 · Content-Type: application/json · Accept: {accept}"
     );
-    if m.message.to_string().contains(PAUSE_EXTENSION) {
+    let extensions = &m.message["params"]["message"]["extensions"];
+    if extensions
+        .as_array()
+        .is_some_and(|a| a.iter().any(|x| x == PAUSE_EXTENSION))
+    {
         http += &format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
     }
     Some(http)
