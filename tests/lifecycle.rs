@@ -391,7 +391,10 @@ fn the_diagram_as_text_says_what_the_drawing_shows() {
         line("WORKING", "COMPLETED").ends_with(')'),
         "neither: no words"
     );
-    assert!(line("WORKING", "REJECTED").ends_with("): allowed by v1.0, not simulated"));
+    assert_eq!(
+        line("WORKING", "REJECTED"),
+        "WORKING → REJECTED (agent rejects later): allowed by v1.0, not simulated"
+    );
     assert!(!lines.iter().any(|l| l.contains("PAUSED")));
     // The drawing marks the same: one line per edge it draws, each saying
     // what the edge's classes draw.

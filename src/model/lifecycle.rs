@@ -53,7 +53,7 @@ pub const TRANSITIONS: [Transition; 17] = [
     t(Submitted, Rejected, "agent rejects"),
     Transition {
         simulated: false,
-        ..t(Working, Rejected, "agent rejects later (not simulated)")
+        ..t(Working, Rejected, "agent rejects later")
     },
     t(Submitted, Canceled, "cancel accepted"),
     t(Working, InputRequired, "agent asks for input"),

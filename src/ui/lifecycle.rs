@@ -163,11 +163,16 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
         edge_path(&mut s, e.from, e.to);
         let _ = write!(
             s,
-            "\"><title>{} → {}: {}{}</title></path>",
+            "\"><title>{} → {}: {}{}{}</title></path>",
             e.from.name(),
             e.to.name(),
             e.label,
-            if e.proposal { " (proposal)" } else { "" }
+            if e.proposal { " (proposal)" } else { "" },
+            if e.simulated {
+                ""
+            } else {
+                " (allowed by v1.0, not simulated)"
+            }
         );
     }
     if proposal {
