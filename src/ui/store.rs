@@ -495,16 +495,12 @@ impl Store {
 
     /// Puts `text` in the status line, so that it is announced again even
     /// when it says what the last one said (the same no-op twice).
+    /// The same words again end in a no-break space (the time after, they
+    /// do not), so that the region's text changes.
     fn say(&self, text: String) {
-        let again = self
-            .status
-            .with_untracked(|s| s.trim_end_matches('\u{a0}') == text);
-        let repeat = self.status.with_untracked(|s| s.ends_with('\u{a0}'));
-        self.status.set(if again && !repeat {
-            format!("{text}\u{a0}")
-        } else {
-            text
-        });
+        let again = self.status.with_untracked(|s| *s == text);
+        self.status
+            .set(if again { format!("{text}\u{a0}") } else { text });
     }
 
     /// Views another task of the context.
