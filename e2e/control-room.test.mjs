@@ -120,6 +120,11 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   const alert = page.getByTestId('alert');
   await alert.filter({ hasText: '-32002' }).waitFor();
   assert.deepEqual(await cancel.boundingBox(), before);
+  // What a screen reader announces is the message alone, without the
+  // Dismiss button's name after it.
+  const announced = await page.getByRole('alert').innerText();
+  assert.match(announced, /^Request cancellation refused.*-32002/s);
+  assert.doesNotMatch(announced, /Dismiss/);
   const box = await alert.locator('p').boundingBox();
   const apart = box.y + box.height <= before.y || before.y + before.height <= box.y;
   assert.ok(apart, `the alert covers the button: ${JSON.stringify({ box, before })}`);
@@ -171,12 +176,12 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.getByTestId('discard-warning').waitFor();
   assert.equal(await playAt(), playBefore, 'the warning beside the buttons does not move them');
   assert.match(await text(page, 'discard-warning'), /5 later recorded states/);
-  assert.match(await text(page, 'timeline-position'), /^State 3 \/ 8/);
+  assert.match(await text(page, 'timeline-position'), /^State 3 of 8/);
   const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
   assert.equal(valuetext, '3 of 8 — TASK_STATE_WORKING at 1 s');
 
   await step.click();
-  await page.getByTestId('timeline-position').filter({ hasText: 'State 4 / 4' }).waitFor();
+  await page.getByTestId('timeline-position').filter({ hasText: 'State 4 of 4' }).waitFor();
   assert.equal(await page.getByTestId('trace-entry').count(), 4);
   assert.equal(await page.getByTestId('discard-warning').count(), 0);
   // The list was edited in place, not re-rendered: the first entry is the same node.
@@ -433,7 +438,7 @@ test('across blocks of 100 entries the trace keeps following the newest one, and
         slider.dispatchEvent(new Event('input', { bubbles: true }));
       }, to);
     await seek('3');
-    await page.getByTestId('timeline-position').filter({ hasText: 'State 4 /' }).waitFor();
+    await page.getByTestId('timeline-position').filter({ hasText: 'State 4 of' }).waitFor();
     const seen = () =>
       trace.evaluate((s) => {
         const e = s.querySelector('.viewed').getBoundingClientRect();

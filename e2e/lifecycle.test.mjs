@@ -92,7 +92,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);
   const x = Number(await cursorX(page));
   assert.ok(x >= 1 && x <= 2, `cursor at ${x} after clicking 10% in`);
-  assert.match(await text(page, 'timeline-position'), /^State \d+ \/ \d+ — TASK_STATE_WORKING at [12] s$/);
+  assert.match(await text(page, 'timeline-position'), /^State \d+ of \d+ — TASK_STATE_WORKING at [12] s$/);
   await page.getByTestId('discard-warning').waitFor();
   // Clicking the far end returns to the latest state.
   await page.mouse.click(box.x + box.width - 2, box.y + box.height / 2);

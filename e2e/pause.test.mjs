@@ -124,7 +124,10 @@ test('(f, g, h) wrong token, re-pause, cancel while paused', async () => {
   await click(page, 'act-pause'); // (h) re-pause: the current pause, nothing new recorded
   await page.getByTestId('trace-entry').nth(entries).waitFor();
   assert.match(await page.getByTestId('trace-entry').last().textContent(), /unchanged/);
-  assert.match(await text(page, 'timeline-position'), /TASK_STATE_PAUSED/);
+  assert.match(await text(page, 'timeline-position'), /TASK_STATE_PAUSED \(proposal\)/);
+  // The slider's value in words is the line under it, the proposal named in both.
+  const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
+  assert.equal(await text(page, 'timeline-position'), `State ${valuetext}`);
   await click(page, 'act-resume-wrong'); // (f) a wrong token is refused
   assert.match(await text(page, 'alert'), /-32011/);
   await page.getByRole('button', { name: 'Request cancellation' }).click(); // (g)

@@ -72,6 +72,9 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   const { readFile } = await import('node:fs/promises');
   const file = join(await tempDir('run-'), 'a2a-run.json');
   await writeFile(file, await readFile(await download.path(), 'utf8'));
+  // The shown link is of the run as it was: the next change takes it away.
+  await page.getByLabel('Recorded state', { exact: true }).fill('3');
+  await page.getByLabel('Link to this run').waitFor({ state: 'detached' });
   await page.context().close();
 
   const fresh = await openPage(browser(), link);

@@ -254,7 +254,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     p.set_range("#recorded-state", 2).await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 3 / 8"));
+        .starts_with("State 3 of 8"));
     let warning = p.text("[data-testid=discard-warning]");
     assert!(warning.contains("5 later recorded states"), "{warning}");
     assert_eq!(
@@ -274,7 +274,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     assert!(!row.contains("viewing an earlier one"), "{row}");
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 4 / 4"));
+        .starts_with("State 4 of 4"));
     assert_eq!(p.count("[data-testid=trace-entry]"), 4);
     assert!(p.text("[data-testid=notice]").contains("discarded 5"));
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
@@ -332,7 +332,7 @@ async fn a_long_trace_keeps_its_blocks_and_highlight_through_a_discard() {
     let seq: u32 = viewed.get_attribute("data-seq").unwrap().parse().unwrap();
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 11 / "));
+        .starts_with("State 11 of "));
     assert_eq!(
         viewed.parent_element().unwrap(),
         p.q("[data-testid=trace] [role=list]")
@@ -427,11 +427,11 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     p.key("[").await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 3 / 4"));
+        .starts_with("State 3 of 4"));
     p.key("]").await;
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 4 / 4"));
+        .starts_with("State 4 of 4"));
     // Typing in the clarification field does not step.
     let field: HtmlInputElement = p.q("#clarification-text").unchecked_into();
     field.focus().unwrap();
@@ -448,7 +448,7 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 4 / 4"));
+        .starts_with("State 4 of 4"));
     // On Step itself it steps, as a click would.
     p.key_on("#step", "ArrowRight").await;
     assert_eq!(p.text("[data-testid=active-time]"), "3 s of 12 s");
@@ -459,7 +459,7 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     assert_eq!(p.text("[data-testid=active-time]"), "3 s of 12 s");
     assert!(p
         .text("[data-testid=timeline-position]")
-        .starts_with("State 5 / 5"));
+        .starts_with("State 5 of 5"));
 }
 
 #[wasm_bindgen_test]

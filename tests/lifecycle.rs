@@ -10,7 +10,9 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::*;
-use a2a_control_room::ui::{diagram_lines, diagram_svg, possible_summary, timebar_svg};
+use a2a_control_room::ui::{
+    diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_svg,
+};
 use common::*;
 use TaskState::*;
 
@@ -29,6 +31,42 @@ fn every_edge_joins_two_states_and_the_proposal_adds_only_paused_edges() {
     for s in TaskState::ALL.into_iter().filter(|s| !s.is_terminal()) {
         assert!(Transition::between(s, Canceled).is_some(), "{s:?}");
     }
+}
+
+#[test]
+fn terminal_states_are_drawn_doubled_and_every_state_is_named_by_its_kind() {
+    let svg = diagram_svg(&exp(proposal()));
+    for g in svg.split("<g class=\"node").skip(1) {
+        let g = &g[..g.find("</g>").unwrap()];
+        let state = TaskState::ALL
+            .into_iter()
+            .chain([Paused])
+            .find(|s| g.contains(&format!("data-state=\"{}\"", s.name())))
+            .unwrap();
+        // Final reads without colour: a second, inner border.
+        assert_eq!(g.contains("class=\"ring\""), state.is_terminal(), "{g}");
+        let kind = if state.is_proposal() {
+            "proposal, not part of A2A v1.0"
+        } else if state.is_terminal() {
+            "terminal: final"
+        } else if state.is_interrupted() {
+            "interrupted: waits for the client"
+        } else {
+            "active"
+        };
+        assert!(
+            g.contains(&format!("<title>{} ({kind}", state.name())),
+            "{g}"
+        );
+    }
+    // The key in words, for a reader who does not see the colours.
+    assert_eq!(
+        state_kinds(false),
+        "Active: SUBMITTED, WORKING. Interrupted (waits for the client, then resumes): \
+         INPUT_REQUIRED, AUTH_REQUIRED. Terminal (final, double border): COMPLETED, FAILED, \
+         CANCELED, REJECTED."
+    );
+    assert!(state_kinds(true).ends_with("PAUSED is the proposal's, not a v1.0 state."));
 }
 
 #[test]
@@ -507,14 +545,16 @@ fn every_state_box_fits_the_diagram_and_holds_its_label_apart_from_the_others() 
             let rect = &g[g.find("<rect").unwrap()..];
             let text = &g[g.find("<text").unwrap()..g.find("</text>").unwrap()];
             let (x, y) = (attr(rect, "x"), attr(rect, "y"));
-            // The label's lines read as the state's exact name.
+            // The label's lines read as the state's exact name, and PAUSED's
+            // says it is the proposal's.
             let name = &g[g.find("data-state=\"TASK_STATE_").unwrap() + 23..];
             let name = &name[..name.find('"').unwrap()];
             let joined: String = text
                 .split('>')
                 .filter_map(|part| part.split('<').next())
                 .collect();
-            assert_eq!(joined, name);
+            let proposal = if name == "PAUSED" { "proposal" } else { "" };
+            assert_eq!(joined, format!("{name}{proposal}"));
             (
                 x,
                 y,

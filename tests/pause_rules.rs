@@ -240,6 +240,9 @@ fn a_self_park_without_conditions_wakes_only_on_an_explicit_resume() {
         TaskState::Paused,
         "no event condition: events do not wake it"
     );
+    // An external event, not the A2A client.
+    let t = e.trace().last().unwrap();
+    assert_eq!((t.actor, t.event), (Actor::Simulator, Event::EventFired));
     steps(&mut e, 30);
     assert_eq!(
         state(&e),

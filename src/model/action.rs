@@ -37,6 +37,15 @@ pub enum Action {
 }
 
 impl Action {
+    /// Who does it, for the trace: credentials and an external event come
+    /// from outside the A2A exchange; the rest is asked by the client.
+    pub const fn actor(&self) -> super::trace::Actor {
+        match self {
+            Action::Authorize | Action::FireEvent(_) => super::trace::Actor::Simulator,
+            _ => super::trace::Actor::Client,
+        }
+    }
+
     /// The button label of this action on the page.
     pub const fn label(&self) -> &'static str {
         match self {
@@ -231,7 +240,7 @@ impl fmt::Display for Refusal {
                 "The task is terminal ({s}); cancellation is refused with TaskNotCancelableError (-32002)."
             ),
             Refusal::WorkerRefusedCancellation => f.write_str(
-                "The worker refused the cancellation (TaskNotCancelableError, -32002); the task keeps working.",
+                "The worker refused the cancellation (TaskNotCancelableError, -32002); the task stays in the state it was in.",
             ),
             Refusal::NotTerminal(s) => write!(
                 f,

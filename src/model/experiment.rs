@@ -220,7 +220,8 @@ impl Experiment {
     }
 
     /// Describes a recorded state of the viewed task, e.g.
-    /// "7 of 12 — TASK_STATE_INPUT_REQUIRED at 3 s".
+    /// "7 of 12 — TASK_STATE_INPUT_REQUIRED at 3 s" (PAUSED with
+    /// "(proposal)"): the slider's value in words and the line under it.
     pub fn timeline_label(&self, position: usize) -> String {
         let records = &self.viewed_task().records;
         let pos = position.min(records.len() - 1);
@@ -229,7 +230,7 @@ impl Experiment {
             "{} of {} — {} at {} s",
             pos + 1,
             records.len(),
-            snap.state.name(),
+            snap.state,
             snap.active_s
         )
     }
@@ -497,7 +498,7 @@ impl Experiment {
             text.push_str(&format!(" Clarification applied: {}", quoted(c)));
         }
         if snap.authorized {
-            text.push_str(" Authorized by the client.");
+            text.push_str(" Authorization received out of band.");
         }
         if let Some(i) = self.resume_input(snap) {
             text.push_str(&format!(" Resume input: {}", quoted(i)));
@@ -526,14 +527,14 @@ impl Experiment {
                 format!("Not yet: waiting for authorization ({done} / {n} units done).")
             }
             TaskState::Failed if self.failed_from_pause() => format!(
-                "None: the pause timed out and the task failed ({done} / {n} units done); a failed task has no final artifact (proposal)."
+                "None: the pause timed out and the task failed ({done} / {n} units done) (proposal); this agent streams its artifact only at completion."
             ),
             TaskState::Failed => format!(
-                "None: the task failed during unit {}; a failed unit is not counted and a failed task has no final artifact.",
+                "None: the task failed during unit {}; a failed unit is not counted, and this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a failed task).",
                 done + 1
             ),
             TaskState::Canceled => format!(
-                "None: a canceled task has no final artifact ({done} / {n} units were done)."
+                "None: {done} / {n} units were done, but this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a canceled task)."
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
             TaskState::Paused => {
@@ -589,7 +590,7 @@ impl Experiment {
                     authorized: true,
                     ..snap
                 };
-                self.record(Actor::Client, Event::Authorized, Some(snap.state), next);
+                self.record(action.actor(), Event::Authorized, Some(snap.state), next);
             }
             Action::RequestCancellation => {
                 let next = Snapshot {
@@ -644,7 +645,7 @@ impl Experiment {
             }
             Action::FireEvent(_) => {
                 self.record(
-                    Actor::Client,
+                    Actor::Simulator,
                     Event::EventFired,
                     Some(snap.state),
                     snap.resumed(),
@@ -712,7 +713,7 @@ impl Experiment {
     /// Traces a client request that recorded nothing, keeping the texts it
     /// carried when its answer is on the wire.
     fn trace_only(&mut self, action: Action, outcome: Outcome) {
-        let event = requested_event(&action);
+        let (event, actor) = (requested_event(&action), action.actor());
         let seq = self.take_seq();
         let on_wire = outcome.on_wire();
         let texts = matches!(
@@ -729,7 +730,7 @@ impl Experiment {
             at: rec.id,
             active_s: rec.snap.active_s,
             waiting_s: rec.snap.waiting_s,
-            actor: Actor::Client,
+            actor,
             event,
             before: Some(rec.snap.state),
             after: rec.snap.state,

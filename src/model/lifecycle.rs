@@ -59,7 +59,7 @@ pub const TRANSITIONS: [Transition; 17] = [
     t(Working, InputRequired, "agent asks for input"),
     t(InputRequired, Working, "client clarifies"),
     t(Working, AuthRequired, "agent asks for authorization"),
-    t(AuthRequired, Working, "client authorizes"),
+    t(AuthRequired, Working, "authorized out of band"),
     t(Working, Completed, "last unit done"),
     t(Working, Failed, "failure"),
     t(Working, Canceled, "cancel accepted"),

@@ -12,6 +12,9 @@ pub enum Actor {
     Client,
     /// The simulated A2A agent (the worker).
     Agent,
+    /// The world outside the A2A exchange: credentials that arrive out of
+    /// band, an external event (proposal). Nothing of it is an A2A message.
+    Simulator,
 }
 
 impl Actor {
@@ -19,6 +22,7 @@ impl Actor {
         match self {
             Actor::Client => "client",
             Actor::Agent => "agent",
+            Actor::Simulator => "simulator",
         }
     }
 }

@@ -52,13 +52,20 @@ pub fn ControlRoom(
         </header>
         <main class="room">
             <div class="messages">
-                <div role="alert" class="alert" class:top=move || alert.top.get() data-testid="alert">
-                    {move || store.alert.get().map(|msg| view! {
-                        <p>
-                            <span>{msg}</span>
+                // Only the message is the live region: a screen reader says
+                // the message, not the Dismiss button's name after it.
+                <div
+                    class="alert"
+                    class:shown=move || store.alert.with(Option::is_some)
+                    class:top=move || alert.top.get()
+                    data-testid="alert"
+                >
+                    <p>
+                        <span role="alert">{move || store.alert.get()}</span>
+                        <Show when=move || store.alert.with(Option::is_some)>
                             <button class="link" on:click=move |_| alert.dismiss(store)>"Dismiss"</button>
-                        </p>
-                    })}
+                        </Show>
+                    </p>
                 </div>
                 <p
                     class="notice"
@@ -110,26 +117,35 @@ pub fn ControlRoom(
 }
 
 /// While playing, one Step per tick; the tick maps N·S active seconds onto a
-/// minute at 1×. The interval is replaced whenever speed or settings change.
+/// minute at 1×. The interval is replaced only when play starts or stops or
+/// its period changes (speed or settings), not at each Step; it is cleared
+/// when the page is unmounted.
 fn playback_clock(store: Store) {
-    Effect::new(
-        move |prev: Option<Option<leptos::prelude::IntervalHandle>>| {
-            if let Some(Some(handle)) = prev {
-                handle.clear();
-            }
-            if !store.playing.get() {
-                return None;
-            }
-            let ms = store
-                .exp
-                .with(|e| play_interval_ms(e.config(), SPEEDS[store.speed.get()].1));
-            set_interval_with_handle(
-                move || store.play_step(),
-                Duration::from_millis(u64::from(ms)),
-            )
-            .ok()
-        },
-    );
+    let period = Memo::new(move |_| {
+        store
+            .exp
+            .with(|e| play_interval_ms(e.config(), SPEEDS[store.speed.get()].1))
+    });
+    let running = StoredValue::new_local(None::<leptos::prelude::IntervalHandle>);
+    let stop = move || {
+        if let Some(handle) = running.try_update_value(Option::take).flatten() {
+            handle.clear();
+        }
+    };
+    Effect::new(move |_| {
+        stop();
+        if !store.playing.get() {
+            return;
+        }
+        let ms = period.get();
+        let handle = set_interval_with_handle(
+            move || store.play_step(),
+            Duration::from_millis(u64::from(ms)),
+        )
+        .ok();
+        running.set_value(handle);
+    });
+    on_cleanup(stop);
 }
 
 /// A button that a click disables (Step at a gate, Supply clarification,
@@ -301,8 +317,9 @@ fn fade_notices(store: Store) {
         shown.set_value(this);
         set_timeout(
             move || {
-                if shown.get_value() == this {
-                    store.notice.set(None);
+                // The page may have been unmounted meanwhile.
+                if shown.try_get_value() == Some(this) {
+                    store.notice.try_set(None);
                 }
             },
             Duration::from_secs(8),

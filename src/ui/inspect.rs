@@ -46,8 +46,9 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
                 copied.set(this);
                 set_timeout(
                     move || {
-                        if copied.get_untracked() == this {
-                            copied.set(0);
+                        // The page may have been unmounted meanwhile.
+                        if copied.try_get_untracked() == Some(this) {
+                            copied.try_set(0);
                         }
                     },
                     std::time::Duration::from_secs(2),

@@ -50,6 +50,10 @@ fn short_name(s: TaskState) -> &'static str {
 /// underscore, so that the boxes stay narrow.
 fn label_lines(s: TaskState) -> (&'static str, Option<&'static str>) {
     let name = short_name(s);
+    // PAUSED is not a v1.0 state: its box says so.
+    if s.is_proposal() {
+        return (name, Some("proposal"));
+    }
     match name.find('_') {
         Some(i) => (&name[..=i], Some(&name[i + 1..])),
         None => (name, None),
@@ -118,11 +122,65 @@ pub fn diagram_svg(exp: &Experiment) -> String {
     draw_diagram(exp, &exp.possible_transitions())
 }
 
+/// What kind of state this is, in the words of the diagram's key.
+fn family_words(s: TaskState) -> &'static str {
+    if s.is_proposal() {
+        "proposal, not part of A2A v1.0"
+    } else if s.is_terminal() {
+        "terminal: final, nothing leaves it"
+    } else if s.is_interrupted() {
+        "interrupted: waits for the client, then resumes"
+    } else {
+        "active"
+    }
+}
+
+/// The states by kind, as a sentence: the diagram's key in words.
+pub fn state_kinds(proposal: bool) -> String {
+    let of = |family: &str| {
+        TaskState::ALL
+            .into_iter()
+            .filter(|s| s.family() == family)
+            .map(short_name)
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    format!(
+        "Active: {}. Interrupted (waits for the client, then resumes): {}. \
+         Terminal (final, double border): {}.{}",
+        of("active"),
+        of("interrupted"),
+        of("terminal"),
+        if proposal {
+            " PAUSED is the proposal's, not a v1.0 state."
+        } else {
+            ""
+        }
+    )
+}
+
+/// The transitions the diagram draws (the proposal's only with it on), each
+/// with whether the viewed task took it and whether one action could take it
+/// now: one reading for the drawing and for the diagram as text.
+fn drawn_edges<'a>(
+    exp: &Experiment,
+    possible: &'a [(TaskState, TaskState)],
+) -> impl Iterator<Item = (&'static Transition, bool, bool)> + 'a {
+    let proposal = exp.config().pause_proposal;
+    let taken = exp.taken_transitions();
+    TRANSITIONS
+        .iter()
+        .filter(move |t| proposal || !t.proposal)
+        .map(move |t| {
+            let pair = (t.from, t.to);
+            (t, taken.contains(&pair), possible.contains(&pair))
+        })
+}
+
 /// [`diagram_svg`], given the transitions possible now.
 fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String {
     let proposal = exp.config().pause_proposal;
     let current = exp.snapshot().state;
-    let taken = exp.taken_transitions();
     let mut s = String::with_capacity(6 * 1024);
     let _ = write!(
         s,
@@ -142,9 +200,7 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
         );
     }
     s.push_str("</defs>");
-    for e in TRANSITIONS.iter().filter(|e| proposal || !e.proposal) {
-        let is_taken = taken.contains(&(e.from, e.to));
-        let is_possible = possible.contains(&(e.from, e.to));
+    for (e, is_taken, is_possible) in drawn_edges(exp, possible) {
         let arrow = match (is_possible, is_taken) {
             (true, _) => "arrow-possible",
             (false, true) => "arrow-taken",
@@ -211,15 +267,23 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
         if let Some(second) = second {
             let _ = write!(s, "<tspan x=\"{x}\" dy=\"{LINE_H}\">{second}</tspan>");
         }
+        s.push_str("</text>");
+        // A terminal state's box is doubled, so that final reads without colour.
+        if state.is_terminal() {
+            let _ = write!(
+                s,
+                "<rect class=\"ring\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"5\"/>",
+                x - hw + 3,
+                y - h / 2 + 3,
+                2 * hw - 6,
+                h - 6
+            );
+        }
         let _ = write!(
             s,
-            "</text><title>{}{}</title></g>",
+            "<title>{} ({})</title></g>",
             state.name(),
-            if state.is_proposal() {
-                " (proposal, not part of A2A v1.0)"
-            } else {
-                ""
-            }
+            family_words(state)
         );
     }
     s.push_str("</svg>");
@@ -374,17 +438,13 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
 /// and the pair that is never adjacent.
 pub fn diagram_lines(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> Vec<String> {
     let proposal = exp.config().pause_proposal;
-    let taken = exp.taken_transitions();
-    let mut lines: Vec<String> = TRANSITIONS
-        .iter()
-        .filter(|t| proposal || !t.proposal)
-        .map(|t| {
-            let pair = (t.from, t.to);
+    let mut lines: Vec<String> = drawn_edges(exp, possible)
+        .map(|(t, taken, possible)| {
             let mut what = Vec::new();
-            if taken.contains(&pair) {
+            if taken {
                 what.push("taken");
             }
-            if possible.contains(&pair) {
+            if possible {
                 what.push("possible now");
             }
             if !t.simulated {
@@ -474,6 +534,9 @@ pub fn DiagramPanel() -> impl IntoView {
             <h2 id="diagram-h">"Lifecycle"</h2>
             <div class="diagram" data-testid="diagram" inner_html=move || drawn.with(|d| d.0.clone())></div>
             <p class="legend" aria-hidden="true">
+                <span class="state-key active">"active"</span>
+                <span class="state-key interrupted">"interrupted"</span>
+                <span class="state-key terminal">"terminal"</span>
                 <span class="key current">"current"</span>
                 <span class="key taken">"taken"</span>
                 <span class="key possible">"possible now"</span>
@@ -484,8 +547,17 @@ pub fn DiagramPanel() -> impl IntoView {
                 })}
             </p>
             <p class="readout" data-testid="possible-now">{move || drawn.with(|d| d.1.clone())}</p>
+            <p class="hint" data-testid="diagram-rules">
+                "A2A v1.0 publishes no transition table: these edges follow its rules (a terminal "
+                "state is final, a task not yet terminal can be canceled, an interrupted task "
+                "resumes when answered). An edge not drawn is one this simulator never takes, not "
+                "one A2A forbids."
+            </p>
             <details class="as-text">
                 <summary>"The diagram as text"</summary>
+                <p data-testid="state-kinds">
+                    {move || state_kinds(store.exp.with(|e| e.config().pause_proposal))}
+                </p>
                 <ul data-testid="diagram-text">
                     {move || drawn.with(|d| d.2.iter().map(|l| view! { <li>{l.clone()}</li> }).collect_view())}
                 </ul>

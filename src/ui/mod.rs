@@ -16,7 +16,7 @@ mod trace;
 mod wire;
 
 pub use app::ControlRoom;
-pub use lifecycle::{diagram_lines, diagram_svg, possible_summary, timebar_svg};
+pub use lifecycle::{diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_svg};
 pub use store::{Store, DEFAULT_CLARIFICATION, SPEEDS};
 
 use leptos::prelude::*;

@@ -35,7 +35,8 @@ fn storage() -> Option<web_sys::Storage> {
 /// At start-up: opens the run of a share link, or else the saved checkpoint.
 /// A link that cannot be opened falls back to the checkpoint, which it never
 /// overwrites. A stored run that cannot be read (the checkpoint, or the run
-/// kept for Undo) is moved apart, never dropped, and an alert says so.
+/// kept for Undo) is moved apart, not dropped (until *Forget saved run*),
+/// and an alert says so.
 pub fn restore(store: Store) {
     let mut alerts = Vec::new();
     // The run kept for Undo, read (or moved apart) before anything replaces it.
@@ -347,6 +348,12 @@ pub fn SharePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let shown_link = RwSignal::new(String::new());
     let copied = RwSignal::new(0);
+    // A link shown under "Link to this run" is of the run as it was: the
+    // next change of the run takes it away rather than leave it stale.
+    Effect::new(move |_| {
+        store.exp.track();
+        shown_link.set(String::new());
+    });
     let copy_link = move |_| {
         let Some(json) = shareable(store) else {
             return;

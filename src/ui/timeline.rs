@@ -58,16 +58,7 @@ pub fn TimelinePanel() -> impl IntoView {
             </div>
             <super::lifecycle::TimeBarView/>
             <p class="readout" data-testid="timeline-position">
-                {move || store.exp.with(|e| {
-                    let snap = e.snapshot();
-                    format!(
-                        "State {} / {} — {} at {} s",
-                        e.position() + 1,
-                        e.viewed_task().records().len(),
-                        snap.state,
-                        snap.active_s
-                    )
-                })}
+                "State "{label}
             </p>
             // One box whether a note is shown or not (beside Playback), so
             // moving to an earlier state moves nothing below: an invisible

@@ -273,14 +273,15 @@ fn render_entry(
         )));
         li.append_child(&span)?;
     }
-    let before = t.before.map_or("—", |s| s.name());
+    // Display names PAUSED with "(proposal)".
+    let before = t.before.map_or_else(|| "—".to_string(), |s| s.to_string());
     let cells = [
         ("seq", format!("#{}", t.seq)),
         ("task", format!("T{}", t.task + 1)),
         ("time", format!("{} s", t.active_s)),
         ("actor", t.actor.label().to_string()),
         ("what", t.what()),
-        ("states", format!("{before} → {}", t.after.name())),
+        ("states", format!("{before} → {}", t.after)),
         ("outcome", t.outcome_text()),
     ];
     for (class, text) in cells {

@@ -94,7 +94,10 @@ pub fn WirePanel() -> impl IntoView {
                     "Proposal: the RFC labels AwaitTaskResumption peer → client, so the agent \
                      sends the request, and gives its result PauseTask's shape: the client's \
                      answer echoes the pause the agent announced, its resume token included. \
-                     The RFC does not say more on who issues the token; here the agent does."
+                     The RFC does not say more on who issues the token; here the agent does. \
+                     Nor does it say how the request would travel: in v1.0's JSON-RPC binding \
+                     the client sends every request, and an agent reaches it only in replies, \
+                     stream frames or push notifications (see the v1.0 extension encoding)."
                         .to_string(),
                 );
             }
@@ -156,7 +159,11 @@ pub fn WirePanel() -> impl IntoView {
             } else if !state.is_terminal() {
                 Err("Enabled once the viewed task is terminal.".to_string())
             } else {
-                e.sends(&Action::RequestCancellation)
+                // Each button asks about the action it sends; a refusal that
+                // would not reach the wire (a run too long, say) turns both off.
+                let message = Action::SupplyClarification(store.clarification.get());
+                e.sends(&message)
+                    .and_then(|()| e.sends(&Action::RequestCancellation))
                     .map(|()| state)
                     .map_err(|why| format!("Not now: {}", after_colon(why)))
             }
