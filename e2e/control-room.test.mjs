@@ -97,6 +97,27 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   await page.context().close();
 });
 
+test('a page without a clipboard (plain http, not localhost) says so when asked to copy', async () => {
+  const page = await openPage(browser());
+  // What a non-secure context gives a page: no navigator.clipboard.
+  await page.context().addInitScript(() => {
+    Object.defineProperty(Navigator.prototype, 'clipboard', { get: () => undefined });
+  });
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  for (const name of ['Copy Task id', 'Copy link']) {
+    await page.getByRole('button', { name }).click();
+    const alert = page.getByRole('alert');
+    await alert.filter({ hasText: 'no clipboard' }).waitFor();
+    assert.match(await alert.innerText(), /select the text and copy it by hand/);
+    await page.keyboard.press('Escape');
+  }
+  // The link to copy by hand is on the page.
+  assert.match(await page.getByLabel('Link to this run').inputValue(), /#run=/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('what an action puts on the wire is shown, also from an earlier state; an earlier task takes no requests', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Worker accepts cancellation').uncheck();

@@ -108,6 +108,12 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   await open.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
   assert.deepEqual(await snapshot(open), before);
   assert.ok(!open.url().includes('#run='), 'the link is consumed');
+  // A second run opened before acting on the first: Undo still brings back
+  // the user's own run, not the one the link opened.
+  await open.locator('#import-run').setInputFiles(file);
+  await open.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
+  await open.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  assert.deepEqual(await snapshot(open), mine);
   assertNoErrors(open);
   await open.context().close();
 
@@ -157,14 +163,21 @@ test('a settings change or Restart can be undone until the new run is acted on',
   await page.context().close();
 });
 
-test('Keyboard shortcuts turned off stay off after a reload', async () => {
+test('Keyboard shortcuts turned off and the speed chosen stay so after a reload', async () => {
   const page = await openPage(browser());
   const shortcuts = page.getByLabel('Keyboard shortcuts');
   assert.ok(await shortcuts.isChecked());
   await shortcuts.uncheck();
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.ok(!(await page.getByLabel('Keyboard shortcuts').isChecked()));
+  assert.equal(await page.getByLabel('Speed').evaluate((s) => s.selectedOptions[0].text), '10×');
+  // A speed the page does not know leaves the default.
+  await page.evaluate(() => localStorage.setItem('a2a-control-room/speed', '1000×'));
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.equal(await page.getByLabel('Speed').evaluate((s) => s.selectedOptions[0].text), '1×');
   await page.evaluate(() => document.activeElement?.blur());
   await page.keyboard.press('ArrowRight');
   assert.equal(await page.getByTestId('task-state').innerText(), 'TASK_STATE_SUBMITTED', '→ is not a shortcut');
@@ -174,6 +187,30 @@ test('Keyboard shortcuts turned off stay off after a reload', async () => {
   await page.getByTestId('task-state').filter({ hasText: 'TASK_STATE_WORKING' }).waitFor();
   assertNoErrors(page);
   await page.context().close();
+});
+
+test('a tab told that another tab saved a different run over its own', async () => {
+  const a = await openPage(browser());
+  for (let i = 0; i < 3; i++) await a.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(a);
+  // A second tab of the same browser opens the same saved run: no warning.
+  const b = await a.context().newPage();
+  const errors = [];
+  b.on('pageerror', (err) => errors.push(err.message));
+  b.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await b.goto(a.url());
+  await b.getByTestId('task-state').waitFor();
+  await b.waitForTimeout(600); // longer than a save takes to come
+  assert.equal(await a.getByTestId('alert').innerText(), '');
+  // The second tab changes its run: the first is told, and keeps its own run.
+  const before = await snapshot(a);
+  await b.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(b);
+  await a.getByRole('alert').filter({ hasText: 'Another tab of this page saved a different run' }).waitFor();
+  assert.deepEqual(await snapshot(a), before);
+  assert.deepEqual(errors, []);
+  assertNoErrors(a);
+  await a.context().close();
 });
 
 test('a corrupt checkpoint gets a message and a fresh run', async () => {

@@ -715,6 +715,15 @@ fn seek_only_views() {
         })
     );
     assert_eq!(e.position(), 1, "a failed seek changes nothing");
+    // Counted from 1 without wrapping, however large the index a crafted run asks for.
+    let huge = SeekError::NoSuchState {
+        position: u32::MAX as usize,
+        count: 8,
+    };
+    assert_eq!(
+        huge.to_string(),
+        "There is no recorded state 4294967296 (this task has 8)."
+    );
     assert_eq!(
         e.view_task(3).unwrap_err().to_string(),
         "There is no task 4 (this context has 1)."

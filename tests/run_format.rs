@@ -239,6 +239,14 @@ fn each_kind_of_bad_input_has_its_own_message() {
             "format version 2",
         ),
         (
+            good.replace("\"version\":1", "\"version\":\"1\""),
+            "its version is \"1\", not a whole number",
+        ),
+        (
+            good.replace("\"version\":1", "\"version\":1.5"),
+            "its version is 1.5, not a whole number",
+        ),
+        (
             good.replace("\"work_units\":4", "\"work_units\":40"),
             "Work units must be between 1 and 12",
         ),

@@ -42,12 +42,13 @@ impl fmt::Display for SeekError {
             SeekError::NoSuchState { position, count } => write!(
                 f,
                 "There is no recorded state {} (this task has {count}).",
-                position + 1
+                // Counted from 1; a crafted run's huge index must not wrap.
+                *position as u128 + 1
             ),
             SeekError::NoSuchTask { index, count } => write!(
                 f,
                 "There is no task {} (this context has {count}).",
-                index + 1
+                *index as u128 + 1
             ),
         }
     }

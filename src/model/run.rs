@@ -170,9 +170,14 @@ impl SavedRun {
             }
             return Err(RunError::NotARun);
         }
-        match value.get("version").and_then(|v| v.as_i64()) {
-            Some(v) if v == i64::from(RUN_VERSION) => {}
-            Some(v) => return Err(RunError::WrongVersion(v)),
+        match value.get("version").map(|v| (v, v.as_i64())) {
+            Some((_, Some(v))) if v == i64::from(RUN_VERSION) => {}
+            Some((_, Some(v))) => return Err(RunError::WrongVersion(v)),
+            Some((v, None)) => {
+                return Err(RunError::NotJson(format!(
+                    "its version is {v}, not a whole number"
+                )))
+            }
             None => return Err(RunError::NotJson("no version".into())),
         }
         let run: SavedRun =

@@ -29,7 +29,8 @@ pub fn ControlRoom(
         persist::restore(store);
         persist::autosave(store);
         persist::follow_links(store);
-        persist::remember_shortcuts(store);
+        persist::watch_other_tabs(store);
+        persist::remember_preferences(store);
     }
     playback_clock(store);
     let alert = AlertPlace::follow(store);

@@ -34,7 +34,17 @@ pub fn copy_label(copied: RwSignal<u32>, idle: &'static str) -> &'static str {
 /// two seconds after the last copy (`copied` counts copies; 0 is idle) and
 /// in the notice line, which is announced; a refusal is an alert.
 pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSignal<u32>) {
-    let promise = window().navigator().clipboard().write_text(&text);
+    let navigator = window().navigator();
+    // A page served over plain http (not localhost) has no clipboard at all.
+    let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
+        .is_ok_and(|c| !c.is_undefined() && !c.is_null());
+    if !has_clipboard {
+        store.alert.set(Some(format!(
+            "Could not copy: this browser gives the page no clipboard (it does only over https or on localhost) ({label}); select the text and copy it by hand."
+        )));
+        return;
+    }
+    let promise = navigator.clipboard().write_text(&text);
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(_) => {

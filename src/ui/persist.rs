@@ -5,7 +5,7 @@
 //! restores it on load; a link's `#run=` fragment takes precedence. Anything
 //! that cannot be read leaves the run untouched and says why.
 
-use super::store::Store;
+use super::store::{Store, SPEEDS};
 use crate::model::SavedRun;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -103,23 +103,31 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, String)> {
 /// it when that is taken), where no save writes, and says where it is. The
 /// original is removed only once the copy is made.
 fn set_aside(key: &str, text: &str) -> String {
-    let copied = storage().and_then(|s| {
-        let free = (1..=20)
-            .map(|n| match n {
-                1 => format!("{key}.unreadable"),
-                n => format!("{key}.unreadable-{n}"),
-            })
-            .find(|k| matches!(s.get_item(k), Ok(None)))?;
-        s.set_item(&free, text).ok()?;
-        let _ = s.remove_item(key);
-        Some(free)
-    });
-    match copied {
-        Some(apart) => format!("its text is kept in this browser's storage under “{apart}”"),
-        None => format!(
-            "this browser did not let the page keep its text apart (storage is full or off), so it stays under “{key}” until a run is saved there"
-        ),
+    /// How many unreadable texts one key keeps apart.
+    const PLACES: u32 = 1000;
+    let Some(s) = storage() else {
+        return format!(
+            "this browser did not let the page keep its text apart (storage is off), so it stays under “{key}” until a run is saved there"
+        );
+    };
+    let free = (1..=PLACES)
+        .map(|n| match n {
+            1 => format!("{key}.unreadable"),
+            n => format!("{key}.unreadable-{n}"),
+        })
+        .find(|k| matches!(s.get_item(k), Ok(None)));
+    let Some(free) = free else {
+        return format!(
+            "the {PLACES} places kept for unreadable runs are all taken (Forget saved run clears them), so it stays under “{key}” until a run is saved there"
+        );
+    };
+    if s.set_item(&free, text).is_err() {
+        return format!(
+            "this browser did not let the page keep its text apart (storage is full), so it stays under “{key}” until a run is saved there"
+        );
     }
+    let _ = s.remove_item(key);
+    format!("its text is kept in this browser's storage under “{free}”")
 }
 
 /// Offers `run` to Undo if it holds anything and differs from the run on the page.
@@ -150,22 +158,38 @@ fn keep_replaced(store: Store) {
 /// Where the *Keyboard shortcuts* switch is kept when it is off.
 const SHORTCUTS_KEY: &str = "a2a-control-room/shortcuts";
 
-/// Keeps the *Keyboard shortcuts* switch across reloads: who turned the
-/// shortcuts off should not have to turn them off again.
-pub fn remember_shortcuts(store: Store) {
+/// Where the chosen playback speed is kept, by its label (`10×`).
+const SPEED_KEY: &str = "a2a-control-room/speed";
+
+/// Keeps the *Keyboard shortcuts* switch and the playback speed across
+/// reloads: who chose them should not have to choose again. A value the
+/// page does not know (an old label, a hand edit) leaves the default.
+pub fn remember_preferences(store: Store) {
     if stored(SHORTCUTS_KEY).as_deref() == Some("off") {
         store.shortcuts.set(false);
     }
+    let default_speed = store.speed.get_untracked();
+    if let Some(i) = stored(SPEED_KEY).and_then(|l| SPEEDS.iter().position(|(s, _)| *s == l)) {
+        store.speed.set(i);
+    }
     Effect::new(move |_| {
         let on = store.shortcuts.get();
-        if let Some(s) = storage() {
-            let _ = if on {
-                s.remove_item(SHORTCUTS_KEY)
-            } else {
-                s.set_item(SHORTCUTS_KEY, "off")
-            };
-        }
+        keep_preference(SHORTCUTS_KEY, (!on).then_some("off"));
     });
+    Effect::new(move |_| {
+        let i = store.speed.get();
+        keep_preference(SPEED_KEY, (i != default_speed).then(|| SPEEDS[i].0));
+    });
+}
+
+/// Stores a preference, or removes it when it is the default (`None`).
+fn keep_preference(key: &str, value: Option<&str>) {
+    if let Some(s) = storage() {
+        let _ = match value {
+            Some(v) => s.set_item(key, v),
+            None => s.remove_item(key),
+        };
+    }
 }
 
 /// A share link pasted into the address bar of the open page is opened too
@@ -177,6 +201,33 @@ pub fn follow_links(store: Store) {
         Some(Err(why)) => store.alert.set(Some(format!(
             "The shared link could not be opened: {why}. The run on the page is unchanged."
         ))),
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// What a tab says when another tab of the page saves a different run.
+const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved. This tab's run is still on the page and is saved again at its next change; Download run or Copy link keeps it for sure.";
+
+/// Another tab of this page saving its run here replaces this tab's
+/// checkpoint (the browser keeps one, the last saved): said in an alert,
+/// once while it goes on, so that a run is not lost without a word.
+pub fn watch_other_tabs(store: Store) {
+    let handle = window_event_listener(leptos::ev::storage, move |ev| {
+        if ev.key().as_deref() != Some(STORAGE_KEY) {
+            return;
+        }
+        let Some(theirs) = ev.new_value() else {
+            return;
+        };
+        if store.run.with_value(SavedRun::to_json) == theirs {
+            return;
+        }
+        if store
+            .alert
+            .with_untracked(|a| a.as_deref() != Some(OTHER_TAB))
+        {
+            store.alert.set(Some(OTHER_TAB.into()));
+        }
     });
     on_cleanup(move || handle.remove());
 }
@@ -371,15 +422,18 @@ pub fn SharePanel() -> impl IntoView {
             mark_save("idle");
             forgotten.set_value(Some(store.run.with_value(SavedRun::to_json)));
         }
-        if let Some(s) = storage() {
-            // The checkpoint, Undo's copy and every unreadable one kept apart.
-            let keys: Vec<String> = (0..s.length().unwrap_or(0))
-                .filter_map(|i| s.key(i).ok().flatten())
-                .filter(|k| k.starts_with(STORAGE_KEY))
-                .collect();
-            for key in keys {
-                let _ = s.remove_item(&key);
-            }
+        let Some(s) = storage() else {
+            return store.alert.set(Some(
+                "Nothing to forget: this browser does not let the page use its storage (it is off), so no run is saved here.".into(),
+            ));
+        };
+        // The checkpoint, Undo's copy and every unreadable one kept apart.
+        let keys: Vec<String> = (0..s.length().unwrap_or(0))
+            .filter_map(|i| s.key(i).ok().flatten())
+            .filter(|k| k.starts_with(STORAGE_KEY))
+            .collect();
+        for key in keys {
+            let _ = s.remove_item(&key);
         }
         // Nothing of a run stays in this browser: Undo's copy goes too.
         store.replaced.set(None);

@@ -410,8 +410,13 @@ impl Store {
 
     /// Keeps the run on the page, when it has anything to lose, for
     /// [`Store::bring_back`]. A run with nothing done (as while a settings
-    /// slider is dragged) leaves the one kept before in place.
+    /// slider is dragged) leaves the one kept before in place, and so does
+    /// a run not acted on since it replaced that one (a second link or file
+    /// opened in a row): the run kept is the last one the user acted on.
     fn set_aside(&self) {
+        if self.replaced.with_untracked(Option::is_some) {
+            return;
+        }
         let run = self.run.get_value();
         if !run.script.is_empty() {
             self.replaced.set(Some(run));
