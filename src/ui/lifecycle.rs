@@ -124,14 +124,11 @@ pub fn diagram_svg(exp: &Experiment) -> String {
 
 /// What kind of state this is, in the words of the diagram's key.
 fn family_words(s: TaskState) -> &'static str {
-    if s.is_proposal() {
-        "proposal, not part of A2A v1.0"
-    } else if s.is_terminal() {
-        "terminal: final, nothing leaves it"
-    } else if s.is_interrupted() {
-        "interrupted: waits for the client, then resumes"
-    } else {
-        "active"
+    match s.family() {
+        "paused" => "proposal, not part of A2A v1.0",
+        "terminal" => "terminal: final, nothing leaves it",
+        "interrupted" => "interrupted: waits for the client, then resumes",
+        _ => "active",
     }
 }
 
