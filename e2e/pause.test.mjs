@@ -79,6 +79,39 @@ test('(c) the matching event wakes a conditioned self-park', async () => {
   await done(page);
 });
 
+test('a resume event name too long stays in its field to mend, marked as not in use', async () => {
+  const page = await proposalPage({ event: 'pr.merged' });
+  const field = page.getByLabel('Resume event name');
+  await field.fill('é'.repeat(40)); // 40 characters, 80 bytes
+  await field.press('Tab');
+  await page.getByTestId('alert').filter({ hasText: 'longer than 64 bytes' }).waitFor();
+  await page.keyboard.press('Escape');
+  // The text stays to be mended; the field says it is not the one in use.
+  assert.equal(await field.inputValue(), 'é'.repeat(40));
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.equal(
+    await text(page, 'resume-event-refused'),
+    'Not in use: longer than 64 bytes. The experiment keeps “pr.merged”.',
+  );
+  // Another setting changed, a Step taken: the text and its mark stay together.
+  await page.getByLabel('Work units').fill('5');
+  await click(page, 'step');
+  assert.equal(await field.inputValue(), 'é'.repeat(40));
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  // A name that fits is put in use, and the mark goes.
+  await field.fill('build.done');
+  await field.press('Tab');
+  assert.equal(await field.getAttribute('aria-invalid'), null);
+  assert.equal(await page.getByTestId('resume-event-refused').count(), 0);
+  await page.getByLabel('Agent self-parks before unit').fill('1');
+  await click(page, 'step');
+  await waitState(page, 'TASK_STATE_PAUSED');
+  await page.getByLabel('Event to fire').fill('build.done');
+  await click(page, 'act-fire-event');
+  await waitState(page, 'TASK_STATE_WORKING');
+  await done(page);
+});
+
 test('(d, e) a timeout on the waiting clock resumes or fails the task', async () => {
   for (const [onTimeout, after] of [
     ['resume_with_summary', 'TASK_STATE_WORKING'],

@@ -37,6 +37,15 @@ pub fn ConfigurePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let config = move || store.exp.with(|e| *e.config());
     let proposal = move || config().pause_proposal;
+    // Why the text in Resume event name is not the one in use, if it is not.
+    let event_refused = RwSignal::new(None::<String>);
+    // The field shows the name in use only when that changes (Undo, a
+    // loaded run), not at every Step, and the note goes with it.
+    let in_use = Memo::new(move |_| config().resume_event);
+    Effect::new(move |_| {
+        in_use.track();
+        event_refused.set(None);
+    });
     let sliders = Setting::CORE
         .into_iter()
         .map(|setting| slider(store, setting))
@@ -105,14 +114,23 @@ pub fn ConfigurePanel() -> impl IntoView {
                     {Setting::PROPOSAL.into_iter().map(|setting| slider(store, setting)).collect_view()}
                     <div class="field field-text">
                         <label for="resume-event">"Resume event name"</label>
+                        // A name refused stays in the field to be mended,
+                        // marked as not in use, with what is used instead.
                         <input
                             type="text"
                             id="resume-event"
                             maxlength=MAX_EVENT_BYTES.to_string()
                             placeholder="empty: no event condition"
-                            prop:value=move || config().resume_event.as_str().to_string()
-                            on:change=move |ev| store.set_resume_event(&event_target_value(&ev))
+                            aria-invalid=move || event_refused.with(Option::is_some).then_some("true")
+                            aria-describedby=move || event_refused.with(Option::is_some).then_some("resume-event-refused")
+                            prop:value=move || in_use.with(|name| name.as_str().to_string())
+                            on:change=move |ev| event_refused.set(store.set_resume_event(&event_target_value(&ev)))
                         />
+                        <Show when=move || event_refused.with(Option::is_some)>
+                            <p id="resume-event-refused" class="reason invalid" data-testid="resume-event-refused">
+                                {move || event_refused.get()}
+                            </p>
+                        </Show>
                     </div>
                     <div class="field">
                         <label for="on-timeout">"On timeout"</label>

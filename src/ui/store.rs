@@ -5,7 +5,7 @@
 use super::wire::WireView;
 use crate::model::{
     after_colon, Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode,
-    RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState,
+    RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState, MAX_EVENT_BYTES,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -331,13 +331,19 @@ impl Store {
     }
 
     /// Sets the self-park's resume event name; starts a fresh experiment.
-    pub fn set_resume_event(&self, raw: &str) {
+    /// A name refused is said in the alert; the returned text says what the
+    /// experiment keeps instead, for the field (`None`: the name is in use).
+    pub fn set_resume_event(&self, raw: &str) -> Option<String> {
         let mut config = self.exp.with_untracked(|e| *e.config());
         match EventName::new(raw) {
-            Ok(name) if name == config.resume_event => self.answer_alert("The resume event name"),
+            Ok(name) if name == config.resume_event => {
+                self.answer_alert("The resume event name");
+                None
+            }
             Ok(name) => {
                 config.resume_event = name;
                 self.fresh(config, "Resume event name changed");
+                None
             }
             Err(e) => {
                 let kept = match config.resume_event.as_str() {
@@ -346,7 +352,10 @@ impl Store {
                 };
                 self.alert.set(Some(format!(
                     "{e} Accented letters take two bytes or more. The experiment keeps {kept}."
-                )))
+                )));
+                Some(format!(
+                    "Not in use: longer than {MAX_EVENT_BYTES} bytes. The experiment keeps {kept}."
+                ))
             }
         }
     }
