@@ -18,7 +18,7 @@ Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
     a2a.proto must be set, and re-serializing must give back exactly the input
     (lowerCamelCase names, enum names, defaults omitted, timestamps with
     milliseconds);
-  - errors: A2A code with its standard reason, data[0] a
+  - errors: A2A code (or JSON-RPC's -32602) with its standard reason, data[0] a
     type.googleapis.com/google.rpc.ErrorInfo in domain a2a-protocol.org,
     parsed strictly into google.rpc.ErrorInfo.
 Lines whose payloadType starts with "proposal:" (and agent cards named
@@ -68,6 +68,8 @@ REASONS = {
     -32007: "EXTENDED_AGENT_CARD_NOT_CONFIGURED",
     -32008: "EXTENSION_SUPPORT_REQUIRED",
     -32009: "VERSION_NOT_SUPPORTED",
+    # The standard JSON-RPC code for bad params, with a2a-sdk 1.3.0's reason.
+    -32602: "INVALID_PARAMS",
 }
 ERROR_INFO = "type.googleapis.com/google.rpc.ErrorInfo"
 TIMESTAMP = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$")

@@ -1621,10 +1621,19 @@ fn f_double_resume_in_both_encodings() {
         let first = params_of(&r[0], enc, "ResumeTask");
         let second = params_of(&r[3], enc, "ResumeTask");
         assert_eq!(first["resumeToken"], second["resumeToken"]);
+        // A v1.0 peer has no -32011: the wrong token is a bad parameter,
+        // with the proposal's reason beside the SDK's.
         let want = if enc == PauseEncoding::ProposedCore {
             -32011
         } else {
-            -32004
+            let data = &r[4].message["error"]["data"];
+            assert_eq!(r[4].message["error"]["message"], "Invalid parameters");
+            assert_eq!(
+                (&data[0]["reason"], &data[0]["domain"]),
+                (&json!("INVALID_PARAMS"), &json!("a2a-protocol.org"))
+            );
+            assert_eq!(data[1]["reason"], "RESUME_TOKEN_INVALID");
+            -32602
         };
         assert_eq!(error_code(&r[4]), Some(want));
         assert_eq!(

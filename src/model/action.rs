@@ -112,6 +112,9 @@ pub enum Refusal {
 pub const TASK_NOT_CANCELABLE: i32 = -32002;
 /// A2A `UnsupportedOperationError` (a message sent to a terminal task).
 pub const UNSUPPORTED_OPERATION: i32 = -32004;
+/// JSON-RPC `InvalidParamsError`: a v1.0 peer answers a wrong resume token
+/// carried in the pause extension with it (the token is a bad parameter).
+pub const INVALID_PARAMS: i32 = -32602;
 /// Proposal (not A2A v1.0): the task's state does not allow pause or resume.
 pub const PAUSE_NOT_ALLOWED: i32 = -32010;
 /// Proposal (not A2A v1.0): the resume token does not match.
@@ -165,7 +168,7 @@ pub const SIMULATOR_DOMAIN: &str = "a2a-control-room.example";
 
 /// The errors of the simulated agent, one table for the trace, the wire and
 /// its explanations. The last two are proposals, not A2A v1.0.
-pub const A2A_ERRORS: [A2aError; 4] = [
+pub const A2A_ERRORS: [A2aError; 5] = [
     A2aError {
         code: TASK_NOT_CANCELABLE,
         name: "TaskNotCancelableError",
@@ -178,6 +181,15 @@ pub const A2A_ERRORS: [A2aError; 4] = [
         name: "UnsupportedOperationError",
         message: "This operation is not supported",
         reason: "UNSUPPORTED_OPERATION",
+        domain: A2A_DOMAIN,
+    },
+    // A standard JSON-RPC code; its reason is a2a-sdk 1.3.0's, its message
+    // the spec's (§9.5).
+    A2aError {
+        code: INVALID_PARAMS,
+        name: "InvalidParamsError",
+        message: "Invalid parameters",
+        reason: "INVALID_PARAMS",
         domain: A2A_DOMAIN,
     },
     A2aError {

@@ -217,7 +217,7 @@ fn PauseControls() -> impl IntoView {
                 </button>
                 <p id="act-resume-wrong-reason" class="reason" class:blocked=move || wrong_token.get().is_err()>
                     {move || match wrong_token.get() {
-                        Ok(()) => "Sends ResumeTask with a token that does not match: refused with the proposed -32011.".to_string(),
+                        Ok(()) => "Sends ResumeTask with a token that does not match: refused with the proposed -32011 (InvalidParamsError -32602 in the v1.0 extension encoding).".to_string(),
                         Err(why) => why,
                     }}
                 </p>

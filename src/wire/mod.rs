@@ -77,10 +77,11 @@
 //!   ResumeTask are `SendMessage`s whose message lists the extension and
 //!   carries `{method, params}` (the RFC's params) under it, answered with the
 //!   `Task`, and kept in its `history` like any accepted message. v1.0 has no
-//!   pause error codes: refusals are `UnsupportedOperationError` (-32004, as
-//!   for a message to a terminal task, with a2a-sdk's terminal-state message
-//!   there) whose `data` adds a second ErrorInfo with the proposal's reason
-//!   and code. Every message is plain v1.0; [`explain`] still calls each one
+//!   pause error codes: a wrong resume token is `InvalidParamsError`
+//!   (-32602), other refusals `UnsupportedOperationError` (-32004, as for a
+//!   message to a terminal task, with a2a-sdk's terminal-state message
+//!   there); the `data` of either adds a second ErrorInfo with the
+//!   proposal's reason and code. Every message is plain v1.0; [`explain`] still calls each one
 //!   that carries the extension the proposal's.
 
 mod time;
@@ -89,8 +90,9 @@ pub use time::timestamp;
 
 use crate::model::{
     a2a_error, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome, ResumeCause,
-    Snapshot, TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
-    SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
+    Snapshot, TaskState, TraceEntry, A2A_ERRORS, INVALID_PARAMS, PAUSE_NOT_ALLOWED,
+    RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
+    WAIT_STEP_S,
 };
 use serde_json::Value;
 
@@ -989,9 +991,13 @@ impl<'a> Walk<'a> {
                         "proposedCode" => code.to_string(),
                     ),
                 );
-                // A plain SendMessage: refused at a terminal task as any message is.
+                // A plain SendMessage: refused at a terminal task as any
+                // message is; a wrong token is a bad parameter; a task that
+                // cannot be paused or resumed now, an operation refused.
                 m = if e.after.is_terminal() {
                     terminal_error(seq, tid, e.after)
+                } else if code == RESUME_TOKEN_INVALID {
+                    error(seq, INVALID_PARAMS, tid)
                 } else {
                     error(seq, UNSUPPORTED_OPERATION, tid)
                 };
