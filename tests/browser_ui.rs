@@ -240,6 +240,25 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
 }
 
 #[wasm_bindgen_test]
+async fn a_cancel_while_playing_stops_playback_with_no_refused_step_after_it() {
+    let p = mount().await;
+    p.set_range("#setting-work-units", 12).await;
+    p.set_range("#setting-seconds-per-unit", 10).await;
+    p.choose("#speed", "4").await;
+    p.click("#play").await;
+    assert_eq!(p.text("#play"), "Pause playback");
+    p.click("#act-cancel").await;
+    assert_eq!(p.state(), "TASK_STATE_CANCELED");
+    assert_eq!(p.text("#play"), "Play", "playback stops with the cancel");
+    let entries = p.count("[data-testid=trace-entry]");
+    // Several ticks of 4× later: no Step was asked of the canceled task.
+    sleep(1500).await;
+    assert_eq!(p.count("[data-testid=trace-entry]"), entries);
+    assert_eq!(p.text("[data-testid=alert]"), "");
+    assert!(p.text("[data-testid=status]").contains("Playback stopped"));
+}
+
+#[wasm_bindgen_test]
 async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     let p = mount().await;
     for _ in 0..6 {

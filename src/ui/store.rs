@@ -108,14 +108,20 @@ impl Store {
 
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
-        self.act_from(action, None, false)
+        let ok = self.act_from(action, None, false);
+        // An action taken while playing may end what Play can do (a cancel,
+        // say): playback stops there, rather than at its next tick.
+        self.stop_if_done();
+        ok
     }
 
     /// [`Store::act`] from the control `label` when its words are not the
     /// action's own (*Cancel terminal task*, *Resume with wrong token*…):
     /// what it says names the control the user used.
     pub fn act_as(&self, action: Action, label: &'static str) -> bool {
-        self.act_from(action, Some(label), false)
+        let ok = self.act_from(action, Some(label), false);
+        self.stop_if_done();
+        ok
     }
 
     /// [`Store::act`], for Play's own Steps when `by_play`.
@@ -211,14 +217,16 @@ impl Store {
     /// One Step (the button or →); during playback, stops it (and says why)
     /// when the task can no longer run.
     pub fn step(&self) -> bool {
-        let ok = self.act(Action::Step);
-        self.stop_if_done();
-        ok
+        self.act(Action::Step)
     }
 
     /// One of Play's Steps: its first, then one per tick.
     pub fn play_step(&self) {
-        self.act_from(Action::Step, None, true);
+        // Whatever changed since the last tick (a seek, a loaded run), Play
+        // never asks for a Step it would be refused: it stops instead.
+        if untrack(|| self.play_verdict()).is_ok() {
+            self.act_from(Action::Step, None, true);
+        }
         self.stop_if_done();
     }
 
