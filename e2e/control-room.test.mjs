@@ -197,6 +197,11 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.getByTestId('discard-warning').waitFor();
   assert.equal(await playAt(), playBefore, 'the warning beside the buttons does not move them');
   assert.match(await text(page, 'discard-warning'), /5 later recorded states/);
+  // Heard before acting: Step's description includes the warning.
+  const described = await page.getByRole('button', { name: 'Step', exact: true }).evaluate((el) =>
+    el.getAttribute('aria-describedby').split(' ').map((id) => document.getElementById(id)?.textContent ?? '').join(' '),
+  );
+  assert.match(described, /5 later recorded states/);
   assert.match(await text(page, 'timeline-position'), /^State 3 of 8/);
   const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
   assert.equal(valuetext, '3 of 8 — TASK_STATE_WORKING at 1 s');

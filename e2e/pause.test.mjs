@@ -161,8 +161,11 @@ test('(f, g, h) wrong token, re-pause, cancel while paused', async () => {
   // The slider's value in words is the line under it, the proposal named in both.
   const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
   assert.equal(await text(page, 'timeline-position'), `State ${valuetext}`);
+  assert.match(await text(page, 'status'), /nothing changed/);
   await click(page, 'act-resume-wrong'); // (f) a wrong token is refused
   assert.match(await text(page, 'alert'), /-32011/);
+  // The status line says the state again, not what the re-pause said.
+  assert.match(await text(page, 'status'), /^Task 1 is TASK_STATE_PAUSED \(proposal\)/);
   await page.getByRole('button', { name: 'Request cancellation' }).click(); // (g)
   await waitState(page, 'TASK_STATE_CANCELED');
   assert.ok(await page.locator('#act-resume').isDisabled());

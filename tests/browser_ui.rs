@@ -168,8 +168,11 @@ async fn buttons_follow_the_models_legality_and_show_why() {
         ("#act-follow-up", "terminal"),
     ] {
         assert!(p.disabled(button), "{button} starts disabled");
-        let reason_id = p.q(button).get_attribute("aria-describedby").unwrap();
-        let reason = p.text(&format!("#{reason_id}"));
+        // Described by its reason, and by the discard warning while one shows.
+        let described = p.q(button).get_attribute("aria-describedby").unwrap();
+        let ids: Vec<&str> = described.split(' ').collect();
+        assert_eq!(ids[1..], ["discard-warning"], "{button}");
+        let reason = p.text(&format!("#{}", ids[0]));
         assert!(reason.contains(reason_word), "{button}: {reason}");
     }
     assert!(!p.disabled("#act-cancel"));
@@ -811,9 +814,13 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     tick().await;
     let focused = document().active_element().map(|e| e.id());
     assert_eq!(focused.as_deref(), Some("play"), "on to Play");
-    assert!(p
-        .text("[data-testid=notice]")
-        .starts_with("Experiment 3 (proposal): a fresh experiment started"));
+    // The settings are far below: the notice names what it changed.
+    assert_eq!(
+        p.text("[data-testid=notice]"),
+        "Experiment 3 (Proposed pause/resume on, Agent self-parks before unit 3, Self-park \
+         timeout (minutes) 5, Resume event name “pr.merged”, On timeout resume_with_summary): \
+         a fresh experiment started (new task and context ids)."
+    );
     assert!(exists(&p, "#act-pause"), "the proposal is on");
     for _ in 0..20 {
         if p.state() == "TASK_STATE_PAUSED" {

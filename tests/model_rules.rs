@@ -785,6 +785,28 @@ fn a_refused_action_in_the_past_keeps_the_later_branch_and_is_traced() {
 }
 
 #[test]
+fn a_configuration_says_what_it_changes_from_another() {
+    let base = cfg();
+    assert!(base.changes_from(&base).is_empty());
+    let c = Config {
+        work_units: 3,
+        fail_during: 5,
+        worker_accepts_cancellation: false,
+        ..base.with(Setting::InputGate, 2).unwrap()
+    };
+    assert_eq!(
+        c.changes_from(&base),
+        [
+            "Work units 3",
+            "Require input before unit 2",
+            "Fail during unit 5 (never reached)",
+            "Worker accepts cancellation off",
+        ]
+    );
+    assert_eq!(c.validate(), Ok(()));
+}
+
+#[test]
 fn timeline_labels_read_position_state_and_time() {
     let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());
     run(&mut e, 1000);

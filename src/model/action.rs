@@ -37,11 +37,14 @@ pub enum Action {
 }
 
 impl Action {
-    /// Who does it, for the trace: credentials and an external event come
-    /// from outside the A2A exchange; the rest is asked by the client.
+    /// Who asks it, for the trace: a Step is asked of the simulation (the
+    /// agent's work it then does is the agent's), credentials and an external
+    /// event come from outside the A2A exchange; the rest is the client's.
     pub const fn actor(&self) -> super::trace::Actor {
         match self {
-            Action::Authorize | Action::FireEvent(_) => super::trace::Actor::Simulator,
+            Action::Step | Action::Authorize | Action::FireEvent(_) => {
+                super::trace::Actor::Simulator
+            }
             _ => super::trace::Actor::Client,
         }
     }

@@ -300,6 +300,39 @@ impl Config {
     }
 }
 
+impl Config {
+    /// What differs from `base`, in the page's words, e.g.
+    /// `["Require input before unit 2"]`: what setting up an experiment changed.
+    pub fn changes_from(&self, base: &Config) -> Vec<String> {
+        let mut out = Vec::new();
+        if self.pause_proposal != base.pause_proposal {
+            let on = if self.pause_proposal { "on" } else { "off" };
+            out.push(format!("Proposed pause/resume {on}"));
+        }
+        for setting in Setting::CORE.into_iter().chain(Setting::PROPOSAL) {
+            if self.get(setting) != base.get(setting) {
+                out.push(format!("{} {}", setting.label(), self.describe(setting)));
+            }
+        }
+        for switch in Switch::ALL {
+            if self.is_on(switch) != base.is_on(switch) {
+                let on = if self.is_on(switch) { "on" } else { "off" };
+                out.push(format!("{} {on}", switch.label()));
+            }
+        }
+        if self.resume_event != base.resume_event {
+            out.push(format!(
+                "Resume event name “{}”",
+                self.resume_event.as_str()
+            ));
+        }
+        if self.on_timeout != base.on_timeout {
+            out.push(format!("On timeout {}", self.on_timeout.name()));
+        }
+        out
+    }
+}
+
 /// Play maps the configured active path (N·S seconds) onto one minute at 1×:
 /// the milliseconds between two Steps at `speed` (1.0 = 1×).
 pub fn play_interval_ms(config: &Config, speed: f64) -> u32 {

@@ -12,8 +12,9 @@ pub enum Actor {
     Client,
     /// The simulated A2A agent (the worker).
     Agent,
-    /// The world outside the A2A exchange: credentials that arrive out of
-    /// band, an external event (proposal). Nothing of it is an A2A message.
+    /// Outside the A2A exchange: a Step asked of the simulation (refused),
+    /// credentials that arrive out of band, an external event (proposal).
+    /// Nothing of it is an A2A message.
     Simulator,
 }
 

@@ -27,7 +27,8 @@ pub fn ActionButton(
             <button
                 id=id
                 disabled=move || verdict.get().is_err()
-                aria-describedby=reason_id.clone()
+                // The warning that acting now discards later states, while shown.
+                aria-describedby=format!("{reason_id} discard-warning")
                 on:click=move |_| match on_click {
                     Some(f) => f.run(()),
                     None => {
@@ -209,7 +210,7 @@ fn PauseControls() -> impl IntoView {
             <div class="action">
                 <button
                     id="act-resume-wrong"
-                    aria-describedby="act-resume-wrong-reason"
+                    aria-describedby="act-resume-wrong-reason discard-warning"
                     disabled=move || wrong_token.get().is_err()
                     on:click=move |_| store.resume(false)
                 >

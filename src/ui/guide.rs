@@ -9,8 +9,15 @@ use leptos::prelude::*;
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     // Set up, then on to Play: in view and focused, so that Space plays.
+    // The notice names what the experiment changed: the settings are far
+    // below, out of view.
     let set_up = move |config: Option<Config>, what: &str| {
-        store.configure(config, what);
+        let what = match config.map(|c| c.changes_from(&Config::default())) {
+            Some(changes) if !changes.is_empty() => format!("{what} ({})", changes.join(", ")),
+            Some(_) => format!("{what} (the default settings)"),
+            None => what.to_string(),
+        };
+        store.configure(config, &what);
         super::playback::go_to("play");
     };
     let resume = move |_| {
@@ -29,7 +36,7 @@ pub fn GuidePanel() -> impl IntoView {
             on_timeout: OnTimeout::ResumeWithSummary,
             ..Config::default()
         });
-        set_up(config, "Experiment 3 (proposal)");
+        set_up(config, "Experiment 3");
     };
     view! {
         <section class="panel guide" aria-labelledby="guide-h">

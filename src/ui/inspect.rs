@@ -142,9 +142,15 @@ pub fn InspectPanel() -> impl IntoView {
                 <dt>"Waiting time"</dt>
                 <dd class="waiting">
                     <span data-testid="waiting-time">{move || format!("{} s", snap().waiting_s)}</span>
-                    <Show when=move || state().is_interrupted()>
-                        <span class="muted">" — the clock stands still while the task waits for you"</span>
-                    </Show>
+                    // Said always, not only while waiting: a wait just
+                    // answered leaves this at 0 s, and that is not a slip.
+                    <span class="muted">
+                        {move || if store.exp.with(|e| e.config().pause_proposal) {
+                            " — a pause's minutes (proposal); waiting for input or authorization is not timed"
+                        } else {
+                            " — waiting for input or authorization is not timed: the clock stands still"
+                        }}
+                    </span>
                 </dd>
             </dl>
             <Show when=move || { snap().lost_s > 0 }>

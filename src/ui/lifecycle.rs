@@ -492,7 +492,7 @@ fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> 
             format!("No single action leaves {state} now; Steps carry on the work.")
         };
     }
-    let mut s = String::from("Possible with one action now: ");
+    let mut s = String::from("Possible with one action (a Step or a button) now: ");
     for (i, (from, to)) in possible.iter().enumerate() {
         if i > 0 {
             s.push_str("; ");
@@ -535,6 +535,7 @@ pub fn DiagramPanel() -> impl IntoView {
                 <span class="state-key interrupted">"interrupted"</span>
                 <span class="state-key terminal">"terminal"</span>
                 <span class="key current">"current"</span>
+                <span class="key plain">"transition"</span>
                 <span class="key taken">"taken"</span>
                 <span class="key possible">"possible now"</span>
                 <span class="key unsimulated">"allowed by v1.0, not simulated"</span>
@@ -547,8 +548,8 @@ pub fn DiagramPanel() -> impl IntoView {
             <p class="hint" data-testid="diagram-rules">
                 "A2A v1.0 publishes no transition table: these edges follow its rules (a terminal "
                 "state is final, a task not yet terminal can be canceled, an interrupted task "
-                "resumes when answered). An edge not drawn is one this simulator never takes, not "
-                "one A2A forbids."
+                "resumes when answered). An edge not drawn is one this simulator never takes (as is "
+                "the dotted one), not one A2A forbids."
             </p>
             <details class="as-text">
                 <summary>"The diagram as text"</summary>

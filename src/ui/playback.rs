@@ -34,7 +34,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 <button
                     id="play"
                     class="primary"
-                    aria-describedby="step-reason"
+                    aria-describedby="step-reason discard-warning"
                     disabled=move || !playing() && play_verdict.get().is_err()
                     on:click=move |_| store.toggle_play()
                 >
@@ -43,7 +43,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 </button>
                 <button
                     id="step"
-                    aria-describedby="step-reason"
+                    aria-describedby="step-reason discard-warning"
                     disabled=move || step_verdict.get().is_err()
                     on:click=move |_| {
                         store.step();

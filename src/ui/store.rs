@@ -209,6 +209,12 @@ impl Store {
             Err(refusal) => {
                 self.alert
                     .set(Some(format!("{label} refused: {}", after_colon(refusal))));
+                // The status line says the state again, not what an earlier
+                // action said (the alert says this one).
+                let now = self.describe_state();
+                if self.status.with_untracked(|s| *s != now) {
+                    self.status.set(now);
+                }
                 false
             }
         }

@@ -65,8 +65,10 @@ pub fn TimelinePanel() -> impl IntoView {
             // copy of the longest note holds its room.
             <div class="view-note">
             <p class="warning sizer" aria-hidden="true">{discard_note(MAX_TRACE_ENTRIES)}</p>
+            // Play, Step and the actions name this warning in their
+            // descriptions, so it is heard before acting, not after.
             <Show when=move || { later() > 0 && !read_only() }>
-                <p class="warning" data-testid="discard-warning">
+                <p class="warning" id="discard-warning" data-testid="discard-warning">
                     {move || discard_note(later())}
                 </p>
             </Show>

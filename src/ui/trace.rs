@@ -62,7 +62,11 @@ pub fn TracePanel() -> impl IntoView {
                     n => format!("({n} entries)"),
                 }}</span>
             </h2>
-            <p class="hint trace-legend">"# · task · active time · actor · action · state before → after · outcome"</p>
+            <p class="hint trace-legend">
+                "# · task · active time · actor · action · state before → after · outcome. "
+                "Actors: client (an A2A client request), agent (the worker), simulator (outside "
+                "A2A: a Step asked of the simulation, authorization out of band, an external event)."
+            </p>
             <div
                 class="trace-scroll"
                 role="log"
