@@ -219,13 +219,14 @@ pub fn watch_other_tabs(store: Store) {
         let Some(theirs) = ev.new_value() else {
             return;
         };
-        if store.run.with_value(SavedRun::to_json) == theirs {
-            return;
-        }
+        // Said once: the other tab may be playing, saving four times a second.
         if store
             .alert
-            .with_untracked(|a| a.as_deref() != Some(OTHER_TAB))
+            .with_untracked(|a| a.as_deref() == Some(OTHER_TAB))
         {
+            return;
+        }
+        if store.run.with_value(SavedRun::to_json) != theirs {
             store.alert.set(Some(OTHER_TAB.into()));
         }
     });
