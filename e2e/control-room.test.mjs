@@ -256,6 +256,31 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
   await page.context().close();
 });
 
+test('the trace can hide the seconds and minutes that change no state, leaving the transitions', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Require input before unit').fill('2');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  while (await step.isEnabled()) await step.click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  const visible = () => page.getByTestId('trace-entry').filter({ visible: true });
+  const all = await visible().count();
+  await page.getByLabel('Each worked second and waited minute').uncheck();
+  const states = await visible().evaluateAll((es) => es.map((e) => e.querySelector('.states').textContent));
+  assert.ok(states.length < all, `${states.length} of ${all}`);
+  // What is left: every change of state (and its creation), nothing else.
+  assert.deepEqual(states, [
+    '— → TASK_STATE_SUBMITTED',
+    'TASK_STATE_SUBMITTED → TASK_STATE_WORKING',
+    'TASK_STATE_WORKING → TASK_STATE_INPUT_REQUIRED',
+  ]);
+  assert.equal(await text(page, 'trace-count'), `(${all} entries, seconds and minutes hidden)`);
+  await page.getByLabel('Each worked second and waited minute').check();
+  assert.equal(await visible().count(), all);
+  assert.equal(await text(page, 'trace-count'), `(${all} entries)`);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('Export transcript downloads the whole run as JSON Lines', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Require authorization before unit').fill('1');

@@ -16,7 +16,7 @@
 
 use super::store::Store;
 use super::wire::WireView;
-use crate::model::{Experiment, Outcome, TraceEntry};
+use crate::model::{Actor, Experiment, Outcome, TraceEntry};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -53,13 +53,23 @@ pub fn TracePanel() -> impl IntoView {
             .with(|e| shown.update_value(|s| sync(&list, &scroller, e, selected, s)));
     });
     let count = move || store.exp.with(|e| e.trace().len());
+    // Off: the agent's seconds and minutes that change no state are hidden
+    // (the viewed and the selected entry stay), leaving the transitions.
+    let ticks = RwSignal::new(true);
     view! {
         <section class="panel trace-panel" aria-labelledby="trace-h">
             <h2 id="trace-h">
                 "State and action trace "
-                <span class="muted" data-testid="trace-count">{move || match count() {
-                    1 => "(1 entry)".to_string(),
-                    n => format!("({n} entries)"),
+                <span class="muted" data-testid="trace-count">{move || {
+                    let all = match count() {
+                        1 => "1 entry".to_string(),
+                        n => format!("{n} entries"),
+                    };
+                    if ticks.get() {
+                        format!("({all})")
+                    } else {
+                        format!("({all}, seconds and minutes hidden)")
+                    }
                 }}</span>
             </h2>
             <p class="hint trace-legend">
@@ -67,6 +77,7 @@ pub fn TracePanel() -> impl IntoView {
                 "Actors: client (an A2A client request), agent (the worker), simulator (outside "
                 "A2A: a Step asked of the simulation, authorization out of band, an external event)."
             </p>
+            <super::actions::Toggle label="Each worked second and waited minute" value=ticks/>
             <div
                 class="trace-scroll"
                 role="log"
@@ -81,7 +92,13 @@ pub fn TracePanel() -> impl IntoView {
                     }
                 }
             >
-                <div class="trace" role="list" aria-label="Trace entries, oldest first" node_ref=list></div>
+                <div
+                    class="trace"
+                    class:hide-ticks=move || !ticks.get()
+                    role="list"
+                    aria-label="Trace entries, oldest first"
+                    node_ref=list
+                ></div>
             </div>
         </section>
     }
@@ -267,7 +284,11 @@ fn render_entry(
         Outcome::Unchanged => "unchanged",
         Outcome::Refused(_) => "refused",
     };
-    li.set_class_name(&format!("entry {outcome_class} {}", t.actor.label()));
+    li.set_class_name(&format!(
+        "entry {outcome_class} {}{}",
+        t.actor.label(),
+        if is_tick(t) { " tick" } else { "" }
+    ));
     if discarded_before > 0 {
         let span = document.create_element("span")?;
         span.set_class_name("gap");
@@ -295,6 +316,12 @@ fn render_entry(
         li.append_child(&span)?;
     }
     Ok(li)
+}
+
+/// The agent's own second of work or minute of waiting, which changes no
+/// state: an entry a reader may hide to see the transitions.
+fn is_tick(t: &TraceEntry) -> bool {
+    t.before == Some(t.after) && t.actor == Actor::Agent && t.outcome == Outcome::Done
 }
 
 /// The seq of the trace entry a click landed in, if any.
