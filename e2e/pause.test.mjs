@@ -91,12 +91,21 @@ test('a resume event name too long stays in its field to mend, marked as not in 
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
   assert.equal(
     await text(page, 'resume-event-refused'),
-    'Not in use: longer than 64 bytes. The experiment keeps “pr.merged”.',
+    'Not in use: the resume event name is longer than 64 bytes. The experiment keeps “pr.merged”.',
   );
   // Another setting changed, a Step taken: the text and its mark stay together.
   await page.getByLabel('Work units').fill('5');
   await click(page, 'step');
   assert.equal(await field.inputValue(), 'é'.repeat(40));
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  // The proposal switched off and on draws the field again, with the name
+  // in use and no mark.
+  await page.getByLabel('Proposed pause/resume').uncheck();
+  await page.getByLabel('Proposed pause/resume').check();
+  assert.equal(await field.inputValue(), 'pr.merged');
+  assert.equal(await field.getAttribute('aria-invalid'), null);
+  await field.fill('é'.repeat(40));
+  await field.press('Tab');
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
   // A name that fits is put in use, and the mark goes.
   await field.fill('build.done');

@@ -50,7 +50,7 @@ fn terminal_states_are_drawn_doubled_and_every_state_is_named_by_its_kind() {
         } else if state.is_terminal() {
             "terminal: final"
         } else if state.is_interrupted() {
-            "interrupted: waits for the client"
+            "interrupted: waits for input or authorization"
         } else {
             "active"
         };
@@ -62,7 +62,7 @@ fn terminal_states_are_drawn_doubled_and_every_state_is_named_by_its_kind() {
     // The key in words, for a reader who does not see the colours.
     assert_eq!(
         state_kinds(false),
-        "Active: SUBMITTED, WORKING. Interrupted (waits for the client, then resumes): \
+        "Active: SUBMITTED, WORKING. Interrupted (waits for input or authorization, then resumes): \
          INPUT_REQUIRED, AUTH_REQUIRED. Terminal (final, double border): COMPLETED, FAILED, \
          CANCELED, REJECTED."
     );

@@ -40,10 +40,13 @@ pub fn ConfigurePanel() -> impl IntoView {
     // Why the text in Resume event name is not the one in use, if it is not.
     let event_refused = RwSignal::new(None::<String>);
     // The field shows the name in use only when that changes (Undo, a
-    // loaded run), not at every Step, and the note goes with it.
+    // loaded run), not at every Step, or when it is drawn again (the
+    // proposal switched off and on); the note goes with the refused text.
     let in_use = Memo::new(move |_| config().resume_event);
+    let shown = Memo::new(move |_| proposal());
     Effect::new(move |_| {
         in_use.track();
+        shown.track();
         event_refused.set(None);
     });
     let sliders = Setting::CORE

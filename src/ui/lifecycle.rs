@@ -127,7 +127,7 @@ fn family_words(s: TaskState) -> &'static str {
     match s.family() {
         "paused" => "proposal, not part of A2A v1.0",
         "terminal" => "terminal: final, nothing leaves it",
-        "interrupted" => "interrupted: waits for the client, then resumes",
+        "interrupted" => "interrupted: waits for input or authorization, then resumes",
         _ => "active",
     }
 }
@@ -143,7 +143,7 @@ pub fn state_kinds(proposal: bool) -> String {
             .join(", ")
     };
     format!(
-        "Active: {}. Interrupted (waits for the client, then resumes): {}. \
+        "Active: {}. Interrupted (waits for input or authorization, then resumes): {}. \
          Terminal (final, double border): {}.{}",
         of("active"),
         of("interrupted"),
@@ -548,8 +548,9 @@ pub fn DiagramPanel() -> impl IntoView {
             <p class="hint" data-testid="diagram-rules">
                 "A2A v1.0 publishes no transition table: these edges follow its rules (a terminal "
                 "state is final, a task not yet terminal can be canceled, an interrupted task "
-                "resumes when answered). An edge not drawn is one this simulator never takes (as is "
-                "the dotted one), not one A2A forbids."
+                "resumes when answered). Nothing may leave a terminal state; any other edge not "
+                "drawn is one this simulator never takes, not one A2A forbids (as the dotted one, "
+                "which it draws because v1.0 names it)."
             </p>
             <details class="as-text">
                 <summary>"The diagram as text"</summary>

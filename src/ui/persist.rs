@@ -105,10 +105,9 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, String)> {
 fn set_aside(key: &str, text: &str) -> String {
     /// How many unreadable texts one key keeps apart.
     const PLACES: u32 = 1000;
+    let stays = |why: &str| format!("{why}, so it stays under “{key}” until a run is saved there");
     let Some(s) = storage() else {
-        return format!(
-            "this browser did not let the page keep its text apart (storage is off), so it stays under “{key}” until a run is saved there"
-        );
+        return stays("this browser did not let the page keep its text apart (storage is off)");
     };
     let free = (1..=PLACES)
         .map(|n| match n {
@@ -117,14 +116,12 @@ fn set_aside(key: &str, text: &str) -> String {
         })
         .find(|k| matches!(s.get_item(k), Ok(None)));
     let Some(free) = free else {
-        return format!(
-            "the {PLACES} places kept for unreadable runs are all taken (Forget saved run clears them), so it stays under “{key}” until a run is saved there"
-        );
+        return stays(&format!(
+            "the {PLACES} places kept for unreadable runs are all taken (Forget saved run clears them)"
+        ));
     };
     if s.set_item(&free, text).is_err() {
-        return format!(
-            "this browser did not let the page keep its text apart (storage is full), so it stays under “{key}” until a run is saved there"
-        );
+        return stays("this browser did not let the page keep its text apart (storage is full)");
     }
     let _ = s.remove_item(key);
     format!("its text is kept in this browser's storage under “{free}”")
@@ -206,27 +203,27 @@ pub fn follow_links(store: Store) {
 }
 
 /// What a tab says when another tab of the page saves a different run.
-const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved. This tab's run is still on the page and is saved again at its next change; Download run or Copy link keeps it for sure.";
+const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved (this is said once). This tab's run is still on the page and is saved again at its next change; Download run or Copy link keeps it for sure.";
 
 /// Another tab of this page saving its run here replaces this tab's
-/// checkpoint (the browser keeps one, the last saved): said in an alert,
-/// once while it goes on, so that a run is not lost without a word.
+/// checkpoint (the browser keeps one, the last saved): said in an alert, so
+/// that a run is not lost without a word. Said once, and never over another
+/// alert (it waits until that one is gone): the other tab may be playing,
+/// saving four times a second.
 pub fn watch_other_tabs(store: Store) {
+    let told = StoredValue::new(false);
     let handle = window_event_listener(leptos::ev::storage, move |ev| {
-        if ev.key().as_deref() != Some(STORAGE_KEY) {
+        if told.get_value()
+            || ev.key().as_deref() != Some(STORAGE_KEY)
+            || store.alert.with_untracked(Option::is_some)
+        {
             return;
         }
         let Some(theirs) = ev.new_value() else {
             return;
         };
-        // Said once: the other tab may be playing, saving four times a second.
-        if store
-            .alert
-            .with_untracked(|a| a.as_deref() == Some(OTHER_TAB))
-        {
-            return;
-        }
         if store.run.with_value(SavedRun::to_json) != theirs {
+            told.set_value(true);
             store.alert.set(Some(OTHER_TAB.into()));
         }
     });

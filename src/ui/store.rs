@@ -5,7 +5,7 @@
 use super::wire::WireView;
 use crate::model::{
     after_colon, Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode,
-    RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState, MAX_EVENT_BYTES,
+    RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -108,18 +108,20 @@ impl Store {
 
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
-        let ok = self.act_from(action, None, false);
-        // An action taken while playing may end what Play can do (a cancel,
-        // say): playback stops there, rather than at its next tick.
-        self.stop_if_done();
-        ok
+        self.act_by_user(action, None)
     }
 
     /// [`Store::act`] from the control `label` when its words are not the
     /// action's own (*Cancel terminal task*, *Resume with wrong token*…):
     /// what it says names the control the user used.
     pub fn act_as(&self, action: Action, label: &'static str) -> bool {
-        let ok = self.act_from(action, Some(label), false);
+        self.act_by_user(action, Some(label))
+    }
+
+    /// An action the user asked for. One taken while playing may end what
+    /// Play can do (a cancel, say): playback stops there, not at its next tick.
+    fn act_by_user(&self, action: Action, label: Option<&'static str>) -> bool {
+        let ok = self.act_from(action, label, false);
         self.stop_if_done();
         ok
     }
@@ -230,19 +232,26 @@ impl Store {
     pub fn play_step(&self) {
         // Whatever changed since the last tick (a seek, a loaded run), Play
         // never asks for a Step it would be refused: it stops instead.
-        if untrack(|| self.play_verdict()).is_ok() {
-            self.act_from(Action::Step, None, true);
+        if self.stop_if_done() {
+            return;
         }
+        self.act_from(Action::Step, None, true);
         self.stop_if_done();
     }
 
-    /// Stops playback, saying why, where it can go no further.
-    fn stop_if_done(&self) {
-        if self.playing.get_untracked() {
-            if let Err(why) = untrack(|| self.play_verdict()) {
+    /// Stops playback, saying why, where it can go no further; whether it
+    /// is stopped.
+    fn stop_if_done(&self) -> bool {
+        if !self.playing.get_untracked() {
+            return true;
+        }
+        match untrack(|| self.play_verdict()) {
+            Ok(()) => false,
+            Err(why) => {
                 self.playing.set(false);
                 self.status
                     .set(format!("{} Playback stopped: {why}", self.describe_state()));
+                true
             }
         }
     }
@@ -368,7 +377,8 @@ impl Store {
                     "{e} Accented letters take two bytes or more. The experiment keeps {kept}."
                 )));
                 Some(format!(
-                    "Not in use: longer than {MAX_EVENT_BYTES} bytes. The experiment keeps {kept}."
+                    "Not in use: {} The experiment keeps {kept}.",
+                    after_colon(e)
                 ))
             }
         }
