@@ -298,16 +298,14 @@ impl Config {
             v.to_string()
         }
     }
-}
 
-impl Config {
     /// What differs from `base`, in the page's words, e.g.
     /// `["Require input before unit 2"]`: what setting up an experiment changed.
     pub fn changes_from(&self, base: &Config) -> Vec<String> {
+        let on = |b: bool| if b { "on" } else { "off" };
         let mut out = Vec::new();
         if self.pause_proposal != base.pause_proposal {
-            let on = if self.pause_proposal { "on" } else { "off" };
-            out.push(format!("Proposed pause/resume {on}"));
+            out.push(format!("Proposed pause/resume {}", on(self.pause_proposal)));
         }
         for setting in Setting::CORE.into_iter().chain(Setting::PROPOSAL) {
             if self.get(setting) != base.get(setting) {
@@ -316,8 +314,7 @@ impl Config {
         }
         for switch in Switch::ALL {
             if self.is_on(switch) != base.is_on(switch) {
-                let on = if self.is_on(switch) { "on" } else { "off" };
-                out.push(format!("{} {on}", switch.label()));
+                out.push(format!("{} {}", switch.label(), on(self.is_on(switch))));
             }
         }
         if self.resume_event != base.resume_event {

@@ -646,7 +646,7 @@ impl Experiment {
             }
             Action::FireEvent(_) => {
                 self.record(
-                    Actor::Simulator,
+                    action.actor(),
                     Event::EventFired,
                     Some(snap.state),
                     snap.resumed(),

@@ -80,6 +80,8 @@ pub fn InspectPanel() -> impl IntoView {
     let task_id = Signal::derive(move || store.exp.with(|e| e.viewed_task().id.clone()));
     let context_id = Signal::derive(move || store.exp.with(|e| e.context_id().to_string()));
     let state = move || snap().state;
+    // The waiting note changes with the proposal switch only, not each Step.
+    let proposal = Memo::new(move |_| store.exp.with(|e| e.config().pause_proposal));
     let units = move || {
         let snap = snap();
         // A pause that timed out into FAILED failed no unit.
@@ -145,7 +147,7 @@ pub fn InspectPanel() -> impl IntoView {
                     // Said always, not only while waiting: a wait just
                     // answered leaves this at 0 s, and that is not a slip.
                     <span class="muted">
-                        {move || if store.exp.with(|e| e.config().pause_proposal) {
+                        {move || if proposal.get() {
                             " — a pause's minutes (proposal); waiting for input or authorization is not timed"
                         } else {
                             " — waiting for input or authorization is not timed: the clock stands still"

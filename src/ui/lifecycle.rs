@@ -526,6 +526,8 @@ pub fn DiagramPanel() -> impl IntoView {
             )
         })
     });
+    // The legend and the states by kind change with the proposal switch only.
+    let proposal = Memo::new(move |_| store.exp.with(|e| e.config().pause_proposal));
     view! {
         <section class="panel lifecycle" aria-labelledby="diagram-h">
             <h2 id="diagram-h">"Lifecycle"</h2>
@@ -539,7 +541,7 @@ pub fn DiagramPanel() -> impl IntoView {
                 <span class="key taken">"taken"</span>
                 <span class="key possible">"possible now"</span>
                 <span class="key unsimulated">"allowed by v1.0, not simulated"</span>
-                {move || store.exp.with(|e| e.config().pause_proposal).then(|| view! {
+                {move || proposal.get().then(|| view! {
                     <span class="key proposal">"proposal"</span>
                     <span class="key forbidden">"never adjacent (proposal)"</span>
                 })}
@@ -555,7 +557,7 @@ pub fn DiagramPanel() -> impl IntoView {
             <details class="as-text">
                 <summary>"The diagram as text"</summary>
                 <p data-testid="state-kinds">
-                    {move || state_kinds(store.exp.with(|e| e.config().pause_proposal))}
+                    {move || state_kinds(proposal.get())}
                 </p>
                 <ul data-testid="diagram-text">
                     {move || drawn.with(|d| d.2.iter().map(|l| view! { <li>{l.clone()}</li> }).collect_view())}

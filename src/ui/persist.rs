@@ -401,7 +401,9 @@ pub fn SharePanel() -> impl IntoView {
     // next change of the run takes it away rather than leave it stale.
     Effect::new(move |_| {
         store.exp.track();
-        shown_link.set(String::new());
+        if shown_link.with_untracked(|l| !l.is_empty()) {
+            shown_link.set(String::new());
+        }
     });
     let copy_link = move |_| {
         let Some(json) = shareable(store) else {
