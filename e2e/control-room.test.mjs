@@ -69,12 +69,17 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
 
   const copyId = page.getByRole('button', { name: 'Copy Task id' });
   await copyId.click();
-  await copyId.filter({ hasText: 'Copied' }).waitFor();
+  // The button's name says what its text says (WCAG 2.5.3), then goes back.
+  await page.getByRole('button', { name: 'Copied Task id' }).filter({ hasText: 'Copied ✓' }).waitFor();
   assert.equal(await clipboard(), await text(page, 'task-id'));
   assert.equal(await text(page, 'status'), status, 'the task status line is not taken over');
   await copyId.filter({ hasText: /^Copy$/ }).waitFor({ timeout: 5_000 });
 
-  // The latest entry (a worked second) has nothing on the wire: nothing to copy.
+  // The panel keeps the latest exchange in view, not the worked seconds after it.
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #2 \(latest exchange; the agent's seconds since send nothing\)/);
+  // A worked second, selected, has nothing on the wire: nothing to copy.
+  await page.getByTestId('trace-entry').last().click();
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #5 \(selected\)/);
   const copyJson = page.getByRole('button', { name: 'Copy JSON' });
   assert.ok(await copyJson.isDisabled());
   // The first entry has a request and its frames: copied as one JSON array.
@@ -82,7 +87,7 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   const shown = await page.getByTestId('wire-message').count();
   assert.ok(shown > 1);
   await copyJson.click();
-  await copyJson.filter({ hasText: 'Copied' }).waitFor();
+  await page.getByRole('button', { name: 'Copied ✓' }).waitFor();
   const copied = JSON.parse(await clipboard());
   assert.equal(copied.length, shown);
   assert.equal(copied[0].method, 'SendStreamingMessage');

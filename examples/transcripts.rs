@@ -333,7 +333,7 @@ fn proposal_scenarios() -> Vec<(&'static str, Run)> {
     r.resume(&t, None, false).resume(&t, None, true).run();
     out.push(("f-double-resume", r));
 
-    // (g) cancel while paused; then ResumeTask fails and a second cancel is idempotent.
+    // (g) cancel while paused; then ResumeTask fails and a second cancel is refused (-32002).
     let mut r = pr(|c| c.self_park_before = 2);
     r.until_paused();
     let t = r.token();

@@ -187,9 +187,20 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     assert!(p.disabled("#step"));
     assert!(p.disabled("#play"));
     assert!(p.text("#step-reason").contains("waiting for clarification"));
+    assert_eq!(
+        p.text("[data-testid=identity]"),
+        "First task of this context."
+    );
+    let task = p.text("[data-testid=task-id]");
     p.click("#act-clarify").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
     assert!(p.disabled("#act-clarify"));
+    // Inspect says what the ids show: the same task went back to work.
+    assert_eq!(p.text("[data-testid=task-id]"), task);
+    assert_eq!(
+        p.text("[data-testid=identity]"),
+        "First task of this context; resumed 1× under the same task id, its completed units kept."
+    );
 }
 
 #[wasm_bindgen_test]
@@ -416,6 +427,10 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
     assert_ne!(p.text("[data-testid=task-id]"), task);
     assert_eq!(p.text("[data-testid=context-id]"), ctx);
+    assert_eq!(
+        p.text("[data-testid=identity]"),
+        "Follow-up: a new task id, the same context id as task 1, which it references."
+    );
     assert_eq!(p.count("[data-testid=task-list-item]"), 2);
     // The earlier task is viewable and read-only.
     p.click("[data-testid=task-list-item] button").await;
@@ -527,28 +542,29 @@ async fn a_refused_cancellation_is_shown_and_traced() {
 }
 
 #[wasm_bindgen_test]
-async fn what_an_action_says_names_the_button_that_sent_it() {
+async fn a_repeated_cancel_is_refused_with_32002_and_the_wire_says_where_sdks_differ() {
     let p = mount().await;
     p.click("#step").await;
     p.click("#act-cancel").await;
     assert_eq!(p.state(), "TASK_STATE_CANCELED");
-    // The same CancelTask from two buttons: each is named for itself.
-    p.click("#act-cancel").await;
-    assert_eq!(
-        p.text("[data-testid=status]"),
-        "Request cancellation: the task is already TASK_STATE_CANCELED; nothing changed."
-    );
+    // A canceled task is not cancelable (spec §3.1.5, §3.3.2): the Act
+    // button is off and says why; the Wire panel sends it on purpose.
+    assert!(p.disabled("#act-cancel"));
+    let why = p.text("#act-cancel-reason");
+    assert!(why.contains("TaskNotCancelableError (-32002)"), "{why}");
     p.click("#wire-cancel-terminal").await;
-    assert_eq!(
-        p.text("[data-testid=status]"),
-        "Cancel terminal task: the task is already TASK_STATE_CANCELED; nothing changed."
+    let alert = p.text("[data-testid=alert]");
+    assert!(
+        alert.starts_with("Cancel terminal task refused: "),
+        "{alert}"
     );
-    // The same no-op again is said again: the live region's text changes.
-    let said = || p.q("[data-testid=status]").text_content().unwrap();
-    let before = said();
-    p.click("#wire-cancel-terminal").await;
-    assert_ne!(said(), before, "announced again");
-    assert_eq!(said().trim(), before.trim());
+    assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains("§3.1.5") && note.contains("a2a-js returns the stored task"),
+        "{note}"
+    );
+    assert_eq!(p.state(), "TASK_STATE_CANCELED");
 }
 
 fn payload_types(p: &Page) -> Vec<String> {
@@ -568,9 +584,12 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     assert!(raw.contains("\"role\": \"ROLE_USER\""), "{raw}");
     assert!(raw.contains("TASK_STATE_SUBMITTED"), "{raw}");
 
-    // The keyboard's way through the entries: previous / next.
+    // A Step's worked second (#3) sends nothing: the panel keeps the latest
+    // exchange in view, the start's statusUpdate (#2), and says why.
     p.click("#step").await;
-    assert!(p.text("[data-testid=wire-heading]").contains("#3 (latest)"));
+    let later = "#2 (latest exchange; the agent's seconds since send nothing)";
+    assert!(p.text("[data-testid=wire-heading]").contains(later));
+    assert_eq!(payload_types(&p), ["StreamResponse"]);
     // Viewing an earlier state shows that state's messages, and back.
     p.set_range("#recorded-state", 0).await;
     assert!(p
@@ -578,15 +597,21 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
         .contains("#1 (viewed state)"));
     assert_eq!(payload_types(&p), ["SendMessageRequest", "StreamResponse"]);
     p.set_range("#recorded-state", 2).await;
-    assert!(p.text("[data-testid=wire-heading]").contains("#3 (latest)"));
+    assert!(p.text("[data-testid=wire-heading]").contains(later));
+    // The keyboard's way through the entries: previous / next.
     p.click("[aria-label='Previous trace entry']").await;
     assert!(p
         .text("[data-testid=wire-heading]")
-        .contains("#2 (selected)"));
+        .contains("#1 (selected)"));
+    p.click("[aria-label='Next trace entry']").await;
     p.click("[aria-label='Next trace entry']").await;
     assert!(p
         .text("[data-testid=wire-heading]")
         .contains("#3 (selected)"));
+    assert!(
+        payload_types(&p).is_empty(),
+        "a worked second, selected, shows nothing"
+    );
     // The start transition travels as a statusUpdate; selecting it in the trace shows it.
     p.click("[data-testid=trace-entry][data-seq='2']").await;
     assert!(p
@@ -687,12 +712,24 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     assert!(p
         .text("[data-testid=pause-pending]")
         .contains("finish_step"));
+    // The RFC has no result shape for a pending pause: the Wire panel says so.
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains("takes effect later") && note.contains("PAUSED statusUpdate"),
+        "{note}"
+    );
     // Asked again while it is pending: nothing changes, and it says why.
     p.click("#act-pause").await;
     assert_eq!(
         p.text("[data-testid=status]"),
         "Pause task: a pause is already requested (proposal); nothing changed."
     );
+    // The same no-op again is said again: the live region's text changes.
+    let said = || p.q("[data-testid=status]").text_content().unwrap();
+    let before = said();
+    p.click("#act-pause").await;
+    assert_ne!(said(), before, "announced again");
+    assert_eq!(said().trim(), before.trim());
     p.click("#step").await;
     p.click("#step").await; // unit 1 done: the pause takes effect
     assert_eq!(p.state(), "TASK_STATE_PAUSED");

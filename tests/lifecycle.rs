@@ -253,14 +253,22 @@ fn time_bar_lays_out_work_waits_and_marks() {
     run(&mut e, 100);
     assert_eq!(state(&e), Failed);
     let bar = TimeBar::of(&e);
-    // Unit 3 fails in its first second; its other second stays planned, abandoned.
+    // Unit 3 fails in its first second, drawn as lost work: it counts for no
+    // unit. Its other second stays planned, abandoned.
     assert_eq!(
         bar.segments,
         vec![
             seg(0, 2, work(1)),
             seg(2, GAP_UNITS, input),
             seg(5, 2, work(2)),
-            seg(7, 1, work(3)),
+            seg(
+                7,
+                1,
+                Span::Work {
+                    unit: 3,
+                    lost: true
+                }
+            ),
             seg(8, 1, Span::Planned { abandoned: true }),
         ]
     );

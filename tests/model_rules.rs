@@ -519,12 +519,22 @@ fn cancel_on_a_terminal_task_is_refused_except_an_already_canceled_one() {
     );
     assert_eq!(state(&e), TaskState::Completed);
 
+    // A canceled task is not cancelable either (spec §3.1.5, §3.3.2): a
+    // repeated cancel is refused with -32002 and the task stays canceled.
     let mut e = exp(cfg());
     e.apply(Action::RequestCancellation).unwrap();
     let before = e.tasks().to_vec();
-    assert_eq!(e.apply(Action::RequestCancellation), Ok(Applied::Unchanged));
-    assert_eq!(e.tasks(), &before[..], "idempotent: the task is unchanged");
-    assert_eq!(e.trace().last().unwrap().outcome, Outcome::Unchanged);
+    let refused = Refusal::NotCancelable(TaskState::Canceled);
+    assert_eq!(e.legality(&Action::RequestCancellation), Err(refused));
+    assert_eq!(
+        e.sends(&Action::RequestCancellation),
+        Ok(()),
+        "it goes on the wire"
+    );
+    assert_eq!(e.apply(Action::RequestCancellation), Err(refused));
+    assert_eq!(refused.code(), Some(-32002));
+    assert_eq!(e.tasks(), &before[..], "the task is unchanged");
+    assert_eq!(e.trace().last().unwrap().outcome, Outcome::Refused(refused));
 }
 
 #[test]
@@ -945,4 +955,35 @@ fn a_restart_drawing_on_the_same_id_source_gets_a_fresh_context_and_task() {
     assert_eq!(state(&e), TaskState::Submitted);
     assert_ne!(e.context_id(), ctx);
     assert_ne!(e.viewed_task().id, task);
+}
+
+#[test]
+fn resumes_count_the_viewed_tasks_returns_to_work_up_to_the_viewed_state() {
+    let mut e = exp(Config {
+        input_gate: 2,
+        auth_gate: 3,
+        ..cfg()
+    });
+    run(&mut e, 100);
+    assert_eq!((state(&e), e.resumes()), (TaskState::InputRequired, 0));
+    e.apply(Action::SupplyClarification("eu".into())).unwrap();
+    assert_eq!(e.resumes(), 1);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::AuthRequired);
+    e.apply(Action::Authorize).unwrap();
+    run(&mut e, 100);
+    assert_eq!((state(&e), e.resumes()), (TaskState::Completed, 2));
+    // As of an earlier state: the resumes before it only.
+    let gate = e
+        .viewed_task()
+        .records()
+        .iter()
+        .position(|r| r.snap.state == TaskState::AuthRequired)
+        .unwrap();
+    e.seek(gate).unwrap();
+    assert_eq!(e.resumes(), 1);
+    e.seek(e.viewed_task().records().len() - 1).unwrap();
+    // A follow-up is a new task, resumed nowhere yet.
+    e.apply(Action::FollowUp).unwrap();
+    assert_eq!(e.resumes(), 0);
 }

@@ -349,7 +349,7 @@ fn a_second_resume_with_the_same_token_is_refused() {
 
 #[test]
 fn cancel_while_paused_is_terminal_and_later_resume_fails() {
-    // (g) PAUSED → CancelTask → CANCELED; ResumeTask fails; a second cancel is idempotent
+    // (g) PAUSED → CancelTask → CANCELED; ResumeTask fails; a second cancel is refused
     let mut e = exp(proposal());
     steps(&mut e, 4);
     e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
@@ -361,7 +361,10 @@ fn cancel_while_paused_is_terminal_and_later_resume_fails() {
         e.apply(resume(&t)),
         Err(Refusal::NotPaused(TaskState::Canceled))
     );
-    assert_eq!(e.apply(Action::RequestCancellation), Ok(Applied::Unchanged));
+    assert_eq!(
+        e.apply(Action::RequestCancellation),
+        Err(Refusal::NotCancelable(TaskState::Canceled))
+    );
 }
 
 #[test]

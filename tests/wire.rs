@@ -86,7 +86,7 @@ fn busy() -> Experiment {
     e.apply(Action::FollowUp).unwrap();
     run(&mut e, 2);
     e.apply(Action::RequestCancellation).unwrap();
-    let _ = e.apply(Action::RequestCancellation); // idempotent
+    let _ = e.apply(Action::RequestCancellation); // -32002 on CANCELED
     e
 }
 
@@ -409,12 +409,14 @@ fn cancel_accepted_returns_the_task_and_ends_the_stream() {
     assert_eq!(rpc_id(&m[1]), i64::from(seq));
     assert_eq!((m[2].transport, rpc_id(&m[2])), (Transport::Sse, 1));
 
-    // Repeated cancel: idempotent, the same task back (a2a-python: -32002).
-    assert_eq!(e.apply(Action::RequestCancellation), Ok(Applied::Unchanged));
+    // Repeated cancel: the task is not cancelable (spec §3.1.5, §3.3.2),
+    // -32002, as a2a-python answers.
+    assert!(e.apply(Action::RequestCancellation).is_err());
     let seq2 = e.trace().last().unwrap().seq;
     let again = wire::entry_messages(&e, seq2, START);
     assert_eq!(again.len(), 2);
-    assert_eq!(again[1].message["result"], m[1].message["result"]);
+    assert_eq!(again[0].message["method"], "CancelTask");
+    assert_error(&again[1], -32002, "TASK_NOT_CANCELABLE", &e.tasks()[0].id);
 }
 
 #[test]
@@ -662,6 +664,8 @@ fn on_demand_requests_on_a_live_task() {
     assert_eq!(s[1].transport, Transport::Sse);
     let task = &s[1].message["result"]["task"];
     assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    // At INPUT_REQUIRED the agent closes a stream: the snapshot is its last frame.
+    assert!(s[1].closes_stream);
     assert!(task["status"]["message"]["parts"][0]["text"].is_string());
     let g = wire::get_task(&e, START, CORE);
     let gid = json!(format!("get-task-{next}"));
@@ -819,7 +823,7 @@ fn explain_reads_naturally() {
     let last = |e: &Experiment| wire::entry_messages(e, e.trace().last().unwrap().seq, START);
     assert_eq!(
         wire::explain(&last(&e)[1]),
-        "agent → client (JSON-RPC): Task TASK_STATE_CANCELED"
+        "agent → client (JSON-RPC): error -32002 TaskNotCancelableError — “Task cannot be canceled”"
     );
     let _ = e.apply(Action::SupplyClarification("One more thing.".into()));
     assert!(wire::explain(&last(&e)[1])
@@ -1823,4 +1827,23 @@ fn get_task_and_list_tasks_carry_the_time_the_status_was_sent_not_the_latest_sec
         ));
     }
     assert!(silent > 5, "worked seconds were checked");
+}
+
+#[test]
+fn a_subscription_stays_open_while_the_task_works_or_waits_for_authorization() {
+    let mut e = with(|c| c.auth_gate = 2);
+    run(&mut e, 1);
+    assert_eq!(state(&e), TaskState::Working);
+    assert!(!wire::subscribe(&e, START, CORE)[1].closes_stream);
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::AuthRequired);
+    let s = wire::subscribe(&e, START, CORE);
+    assert_eq!(
+        s[1].message["result"]["task"]["status"]["state"],
+        "TASK_STATE_AUTH_REQUIRED"
+    );
+    assert!(
+        !s[1].closes_stream,
+        "authorization comes out of band; the stream stays open"
+    );
 }

@@ -86,7 +86,7 @@ pub enum Refusal {
     ReasonTooLong,
     /// Proposal: the resume input is longer than [`MAX_CLARIFICATION_CHARS`].
     ResumeInputTooLong,
-    /// Cancel on a terminal task other than CANCELED (`TaskNotCancelableError`).
+    /// Cancel on a terminal task, a canceled one included (`TaskNotCancelableError`).
     NotCancelable(TaskState),
     /// The worker declined the cancellation request (`TaskNotCancelableError`).
     WorkerRefusedCancellation,

@@ -253,7 +253,9 @@ impl Experiment {
     /// Whether `action` may be asked of the viewed state, or why not. The
     /// model refuses with this and the page disables buttons with it.
     /// A cancellation request is allowed on any non-terminal task (the worker
-    /// may still refuse it) and on a canceled one (cancel is idempotent).
+    /// may still refuse it). On a terminal one, a canceled one included, it
+    /// is refused with `TaskNotCancelableError`, as the spec's CancelTask
+    /// section (§3.1.5) and its error table (§3.3.2) say.
     pub fn legality(&self, action: &Action) -> Result<(), Refusal> {
         if self.is_read_only() {
             return Err(Refusal::ReadOnly);
@@ -287,7 +289,7 @@ impl Experiment {
                 Err(Refusal::NotAuthRequired(state))
             }
             Action::Authorize => Ok(()),
-            Action::RequestCancellation if state.is_terminal() && state != TaskState::Canceled => {
+            Action::RequestCancellation if state.is_terminal() => {
                 Err(Refusal::NotCancelable(state))
             }
             Action::RequestCancellation => Ok(()),
@@ -411,9 +413,6 @@ impl Experiment {
     fn effect(&self, action: &Action) -> Result<bool, Refusal> {
         self.legality(action)?;
         match action {
-            Action::RequestCancellation if self.snapshot().state == TaskState::Canceled => {
-                Ok(false)
-            }
             Action::RequestCancellation if !self.config.worker_accepts_cancellation => {
                 Err(Refusal::WorkerRefusedCancellation)
             }
@@ -551,6 +550,19 @@ impl Experiment {
         self.snapshot()
             .pause
             .is_some_and(|p| p.deadline_s.is_none())
+    }
+
+    /// How often the viewed task went back to work after an interruption
+    /// (or a pause, proposal) up to the viewed state: each time under the
+    /// same task id, its completed units kept.
+    pub fn resumes(&self) -> usize {
+        self.viewed_task().records()[..=self.position]
+            .windows(2)
+            .filter(|w| {
+                let (a, b) = (w[0].snap.state, w[1].snap.state);
+                (a.is_interrupted() || a == TaskState::Paused) && b == TaskState::Working
+            })
+            .count()
     }
 
     /// Whether the viewed state is a failure that ended a pause (the

@@ -154,8 +154,9 @@ impl Experiment {
 /// What a stretch of the time bar shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Span {
-    /// Active seconds of one work unit (1-based). `lost` marks work thrown
-    /// away by an `interrupt_immediate` pause (proposal).
+    /// Active seconds of one work unit (1-based). `lost` marks work that
+    /// counts for no unit: thrown away by an `interrupt_immediate` pause
+    /// (proposal), or done on the unit that failed.
     Work { unit: u8, lost: bool },
     /// Waiting in an interruption or a pause, until the task moved on.
     /// `minutes` is the waiting clock's advance (0 for INPUT_REQUIRED and
@@ -238,6 +239,9 @@ impl TimeBar {
             if b.lost_s > a.lost_s {
                 bar.mark_lost(b.lost_s - a.lost_s);
             }
+            if b.state == TaskState::Failed && a.state != TaskState::Failed {
+                bar.mark_failed(a.completed_units + 1);
+            }
             if b.state.is_terminal() && !a.state.is_terminal() {
                 bar.marks.push(Mark { x, state: b.state });
             }
@@ -312,6 +316,17 @@ impl TimeBar {
                 w: take,
                 span: Span::Work { unit, lost: true },
             });
+        }
+    }
+
+    /// Marks the work done on `unit`, the one that failed, as lost: it counts
+    /// for no unit. It is the newest work, after any wait.
+    fn mark_failed(&mut self, unit: u8) {
+        for seg in self.segments.iter_mut().rev() {
+            match &mut seg.span {
+                Span::Work { unit: u, lost } if *u == unit => *lost = true,
+                _ => break,
+            }
         }
     }
 

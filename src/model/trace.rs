@@ -181,6 +181,15 @@ impl fmt::Display for Event {
 }
 
 impl TraceEntry {
+    /// The agent's own second of work or minute of waiting that changes no
+    /// state: nothing goes on the wire for it, and a reader may hide it to
+    /// see the transitions.
+    pub fn is_tick(&self) -> bool {
+        self.before == Some(self.after)
+            && self.actor == Actor::Agent
+            && self.outcome == Outcome::Done
+    }
+
     /// What happened, for people: the event, except that a clarification
     /// sent to a terminal task is a message to it (*Message to terminal task*).
     pub fn what(&self) -> String {

@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, PauseMode, Refusal, TaskState};
+use crate::model::{after_colon, Action, PauseMode, Refusal};
 use leptos::prelude::*;
 
 /// A button for `action`, with its reason line below it.
@@ -105,14 +105,7 @@ pub fn ActPanel() -> impl IntoView {
             <ActionButton
                 id="act-cancel"
                 action=Callback::new(|()| Action::RequestCancellation)
-                hint=Signal::derive(move || {
-                    if store.exp.with(|e| e.snapshot().state == TaskState::Canceled) {
-                        "The task is already canceled: cancel is idempotent, the agent returns the task unchanged."
-                    } else {
-                        "Asks the worker to stop; it may refuse (see Worker accepts cancellation)."
-                    }
-                    .to_string()
-                })
+                hint="Asks the worker to stop; it may refuse (see Worker accepts cancellation)."
             />
             <ActionButton
                 id="act-follow-up"
@@ -182,8 +175,11 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " The RFC names the three modes but leaves what they do open (its open question 3): \
-                 these are this simulator's readings. A pause is refused in \
+                " The RFC takes the three modes from its ACP sibling and says of them only that a \
+                 peer cancels in-flight work, or lets it complete in wait_for_completion mode; \
+                 its open question 3 asks whether A2A should adopt them. What is in flight is \
+                 this simulator's reading: the unit for finish_step, all the work left for \
+                 wait_for_completion. A pause is refused in \
                  TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
             </p>
             <TextField id="pause-reason" label="Pause reason" value=store.pause_reason/>

@@ -111,7 +111,13 @@ pub fn ControlRoom(
                 "and follow-ups use a new task id. Cancellation acceptance is a model switch, not a "
                 "universal server guarantee. No credentials, external services or real artifacts are "
                 "used. The run is kept only in this browser, or in the links and files you make; it "
-                "is not a durable A2A checkpoint."
+                "is not a durable A2A checkpoint. "
+                <a href="https://a2a-protocol.org/latest/topics/life-of-a-task/">
+                    "Official task lifecycle reference"
+                </a>
+                " and the "
+                <a href="https://a2a-protocol.org/latest/specification/">"A2A specification"</a>
+                "."
             </p>
         </footer>
     }

@@ -14,7 +14,13 @@ fn CopyableId(label: &'static str, testid: &'static str, value: Signal<String>) 
         <dt>{label}</dt>
         <dd class="id">
             <code data-testid=testid>{move || value.get()}</code>
-            <button class="link" aria-label=format!("Copy {label}") on:click=copy>
+            <button
+                class="link"
+                aria-label=move || {
+                    if copied.get() > 0 { format!("Copied {label}") } else { format!("Copy {label}") }
+                }
+                on:click=copy
+            >
                 {move || copy_label(copied, "Copy")}
             </button>
         </dd>
@@ -82,6 +88,22 @@ pub fn InspectPanel() -> impl IntoView {
     let state = move || snap().state;
     // The waiting note changes with the proposal switch only, not each Step.
     let proposal = Memo::new(move |_| store.exp.with(|e| e.config().pause_proposal));
+    // What the ids say: a resume keeps the task id, a follow-up gets a new
+    // one in the same context.
+    let identity = move || {
+        store.exp.with(|e| {
+            let i = e.viewed_task_index();
+            let first = if i == 0 {
+                "First task of this context".to_string()
+            } else {
+                format!("Follow-up: a new task id, the same context id as task {i}, which it references")
+            };
+            match e.resumes() {
+                0 => format!("{first}."),
+                k => format!("{first}; resumed {k}× under the same task id, its completed units kept."),
+            }
+        })
+    };
     let units = move || {
         let snap = snap();
         // A pause that timed out into FAILED failed no unit.
@@ -120,6 +142,8 @@ pub fn InspectPanel() -> impl IntoView {
             <dl class="facts">
                 <CopyableId label="Task id" testid="task-id" value=task_id/>
                 <CopyableId label="Context id" testid="context-id" value=context_id/>
+                <dt>"Identity"</dt>
+                <dd data-testid="identity">{identity}</dd>
                 <dt>"Completed units"</dt>
                 <dd>
                     <span data-testid="completed-units">

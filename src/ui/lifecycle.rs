@@ -605,13 +605,11 @@ pub fn TimeBarView() -> impl IntoView {
                 store
                     .exp
                     .with(|e| e.config().pause_proposal)
-                    .then(|| {
-                        view! {
-                            <span class="key paused">"paused (proposal)"</span>
-                            <span class="key lost">"lost (proposal)"</span>
-                        }
-                    })
+                    .then(|| view! { <span class="key paused">"paused (proposal)"</span> })
             }}
+            // Work that counts for no unit: a failed unit's, or lost to an
+            // immediate pause (proposal).
+            <span class="key lost">"work not counted"</span>
             <span class="key ahead">"after the viewed state"</span>
             // In the colour of this task's end mark, once it has one (the
             // same words, so the legend does not reflow as the task ends).

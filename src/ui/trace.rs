@@ -16,7 +16,7 @@
 
 use super::store::Store;
 use super::wire::WireView;
-use crate::model::{Actor, Experiment, Outcome, TraceEntry};
+use crate::model::{Experiment, Outcome, TraceEntry};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -287,7 +287,7 @@ fn render_entry(
     li.set_class_name(&format!(
         "entry {outcome_class} {}{}",
         t.actor.label(),
-        if is_tick(t) { " tick" } else { "" }
+        if t.is_tick() { " tick" } else { "" }
     ));
     if discarded_before > 0 {
         let span = document.create_element("span")?;
@@ -316,12 +316,6 @@ fn render_entry(
         li.append_child(&span)?;
     }
     Ok(li)
-}
-
-/// The agent's own second of work or minute of waiting, which changes no
-/// state: an entry a reader may hide to see the transitions.
-fn is_tick(t: &TraceEntry) -> bool {
-    t.before == Some(t.after) && t.actor == Actor::Agent && t.outcome == Outcome::Done
 }
 
 /// The seq of the trace entry a click landed in, if any.

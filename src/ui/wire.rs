@@ -63,8 +63,17 @@ pub fn WirePanel() -> impl IntoView {
                 "Trace entry #{} ({}): {} {}",
                 t.seq,
                 match view_kind.get() {
-                    WireView::Latest if in_past() => "viewed state",
-                    WireView::Latest => "latest",
+                    WireView::Latest => store.exp.with(|e| {
+                        let newest = up_to_view(e).last().map(|n| n.seq) == Some(t.seq);
+                        match (in_past(), newest) {
+                            (true, true) => "viewed state",
+                            (true, false) => "last exchange up to the viewed state",
+                            (false, true) => "latest",
+                            (false, false) => {
+                                "latest exchange; the agent's seconds since send nothing"
+                            }
+                        }
+                    }),
                     _ => "selected",
                 },
                 t.actor.label(),
@@ -98,6 +107,19 @@ pub fn WirePanel() -> impl IntoView {
                      Nor does it say how the request would travel: in v1.0's JSON-RPC binding \
                      the client sends every request, and an agent reaches it only in replies, \
                      stream frames or push notifications (see the v1.0 extension encoding)."
+                        .to_string(),
+                );
+            }
+            let pending = matches!(t.event, crate::model::Event::PauseRequested { .. })
+                && !matches!(t.outcome, Outcome::Refused(_))
+                && t.after != TaskState::Paused;
+            if core && pending {
+                return Some(
+                    "Proposal: this pause takes effect later. The RFC shows PauseTask's result \
+                     only for a pause in effect (TASK_STATE_PAUSED, with the pause and its resume \
+                     token) and has no shape for one still pending: here the result says \
+                     TASK_STATE_WORKING without a pause, and the token comes on the stream, in \
+                     the PAUSED statusUpdate, when the pause takes effect."
                         .to_string(),
                 );
             }
@@ -172,9 +194,6 @@ pub fn WirePanel() -> impl IntoView {
     let terminal = move || terminal_requests.with(Result::is_ok);
     let terminal_reason = move || match terminal_requests.get() {
         Err(why) => why,
-        Ok(TaskState::Canceled) => "The task is terminal: a message to it is refused (-32004); \
-             cancelling it again returns the task, as cancel is idempotent."
-            .to_string(),
         Ok(_) => "The task is terminal: both requests are refused on purpose, to show the errors."
             .to_string(),
     };
@@ -283,7 +302,6 @@ pub fn WirePanel() -> impl IntoView {
                 <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
                 <button
                     class="link"
-                    aria-label="Copy JSON"
                     disabled=move || messages.with(Vec::is_empty)
                     on:click=copy
                 >
@@ -330,15 +348,29 @@ fn entry_of(e: &Experiment, seq: u32) -> Option<TraceEntry> {
     Some(trace[i])
 }
 
-/// The entry the panel shows by default: the newest one (a refusal
-/// included) at the newest state, else the entry that recorded the viewed
-/// state, so that the messages follow a seek.
-fn latest(e: &Experiment) -> Option<u32> {
+/// The entries the panel may show by default: the whole trace at the newest
+/// state, else the entries up to the one that recorded the viewed state, so
+/// that the messages follow a seek.
+fn up_to_view(e: &Experiment) -> &[TraceEntry] {
+    let trace = e.trace();
     if e.views_the_past() {
-        Some(e.viewed_record().id)
+        let id = e.viewed_record().id;
+        &trace[..trace.partition_point(|t| t.seq <= id)]
     } else {
-        e.trace().last().map(|t| t.seq)
+        trace
     }
+}
+
+/// The entry the panel shows by default: the last of [`up_to_view`] that is
+/// not a tick (a refusal included), as the agent's seconds and minutes send
+/// nothing; while Play runs, the panel keeps the latest exchange in view.
+fn latest(e: &Experiment) -> Option<u32> {
+    let upto = up_to_view(e);
+    upto.iter()
+        .rev()
+        .find(|t| !t.is_tick())
+        .or(upto.last())
+        .map(|t| t.seq)
 }
 
 /// Message `k` of the `n` shown.
@@ -357,10 +389,14 @@ fn render_message(m: &WireMessage, k: usize, n: usize) -> impl IntoView {
 fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
     use crate::model::{Event, Refusal};
     match (t.event, t.outcome) {
-        (Event::CancelRequested, Outcome::Unchanged) => Some(
-            "Spec §3.3.1: cancel is idempotent, so a repeated CancelTask returns the task. \
-             a2a-python answers TaskNotCancelableError (-32002) instead; this page follows the spec.",
-        ),
+        (Event::CancelRequested, Outcome::Refused(Refusal::NotCancelable(TaskState::Canceled))) => {
+            Some(
+            "Spec §3.1.5 and §3.3.2: a task already canceled is not cancelable, so a repeated \
+             CancelTask gets TaskNotCancelableError (-32002), as a2a-python answers. §3.3.1 calls \
+             cancel idempotent (\"multiple cancellation requests have the same effect\"): the task \
+             stays canceled. a2a-js returns the stored task instead.",
+            )
+        }
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
             "Spec §3.1.1: a message to a terminal task gets UnsupportedOperationError (-32004), as \
              a2a-sdk 1.3.0 answers (older a2a-python answered InvalidParamsError, -32602). It comes \

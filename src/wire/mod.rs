@@ -22,8 +22,8 @@
 //!   on the still-open stream shows it.
 //! - `CancelTask` returns the bare `Task` (CANCELED; an open stream also gets
 //!   the CANCELED `statusUpdate`), or `TaskNotCancelableError` (-32002) when the
-//!   worker refuses or the task is terminal. A repeated cancel of a CANCELED
-//!   task returns the task (spec: idempotent; a2a-python answers -32002).
+//!   worker refuses or the task is terminal, a CANCELED one included (spec
+//!   §3.1.5 and §3.3.2, as a2a-python answers; a2a-js returns the task).
 //! - A message to a terminal task, or a subscription to one, is answered with
 //!   `UnsupportedOperationError` (-32004) whose message names the terminal
 //!   state, as a2a-sdk 1.3.0 answers. Every error is a plain JSON-RPC
@@ -269,8 +269,18 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
     ]
 }
 
+/// Whether the agent closes a task's stream once the task is in `state`:
+/// after a terminal state and after INPUT_REQUIRED (the client answers with
+/// a new streaming message), not through AUTH_REQUIRED, whose authorization
+/// comes out of band.
+fn stream_ends_at(state: TaskState) -> bool {
+    state.is_terminal() || state == TaskState::InputRequired
+}
+
 /// `SubscribeToTask` for the viewed task: the first frame (the `task`), or
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
+/// At INPUT_REQUIRED that frame is also the last: the agent closes the
+/// stream, as it does when a task reaches that state.
 /// The pause proposal is in `enc`; the JSON-RPC id is `subscribe-N`.
 pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
@@ -286,6 +296,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
             f.payload_type,
             "proposal:StreamResponse",
         );
+        f.closes_stream = stream_ends_at(exp.snapshot().state);
         f
     };
     vec![request(id, "SubscribeToTask", obj!("id" => tid)), answer]
@@ -554,9 +565,7 @@ impl<'a> Walk<'a> {
         let done = e.outcome == Outcome::Done;
         match e.event {
             Event::Created { .. } | Event::Clarified if done => self.stream = Some(e.seq),
-            _ if done && (e.after.is_terminal() || e.after == TaskState::InputRequired) => {
-                self.stream = None
-            }
+            _ if done && stream_ends_at(e.after) => self.stream = None,
             _ => {}
         }
         if !build {
@@ -577,16 +586,15 @@ impl<'a> Walk<'a> {
                     terminal_error(seq, tid, e.after)
                 });
             }
-            Event::CancelRequested if e.outcome == Outcome::Unchanged || done => {
+            Event::CancelRequested if done => {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
-                let rec = if done { seq } else { e.at };
                 out.push(reply(
                     seq,
                     Transport::JsonRpc,
                     "Task",
-                    self.task_in_full(ti, rec),
+                    self.task_in_full(ti, seq),
                 ));
-                if done && open.is_some() {
+                if open.is_some() {
                     out.push(frame(sid, self.status_update(ti, seq)));
                 }
             }
