@@ -443,3 +443,52 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('a run whose link would be too long for a browser to open says so and points to Download run', async () => {
+  const page = await openPage(browser());
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(page);
+  // A run under the size limit, whose text outside ASCII grows threefold in
+  // a link: 900 refused messages to the terminal task, 500 × "é" each.
+  const run = JSON.parse(await page.evaluate(() => localStorage.getItem('a2a-control-room/run')));
+  const text = 'é'.repeat(500);
+  run.script = [{ Steps: 12 }, ...Array.from({ length: 900 }, () => ({ Act: { action: { SupplyClarification: text }, ok: false } }))];
+  const file = join(await tempDir('long-'), 'long.json');
+  await writeFile(file, JSON.stringify(run));
+  await page.locator('#import-run').setInputFiles(file);
+  await page.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const alert = await page.getByTestId('alert').filter({ hasText: 'characters long' }).innerText();
+  assert.match(alert, /more than the 2097152 a browser opens: use Download run instead/);
+  assert.equal(await page.getByLabel('Link to this run').count(), 0, 'no link that cannot open is shown');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('storage that is full says so after what the page said, and Undo says a reload loses its run', async () => {
+  const page = await openPage(browser());
+  // Full for Undo's copy only: the checkpoint is saved, the run kept for Undo is not.
+  await page.context().addInitScript(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key === 'a2a-control-room/run.previous' || window.__full) throw new DOMException('full', 'QuotaExceededError');
+      return set.call(this, key, value);
+    };
+  });
+  await page.reload();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 4; i++) await step.click();
+  await page.getByLabel('Work units').fill('6');
+  const notice = page.getByTestId('notice');
+  await notice.filter({ hasText: 'keep the run from before' }).waitFor();
+  assert.match(await notice.innerText(), /^Work units changed: a fresh experiment started.* Undo brings it back until you reload\.$/s);
+  // Now full for everything: a discard is still said, and the failed save after it.
+  for (let i = 0; i < 4; i++) await step.click();
+  await page.evaluate(() => { window.__full = true; });
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  await step.click();
+  await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
+  assert.match(await notice.innerText(), /^Step: discarded \d+ later recorded states\. This browser did not let the page save the run/);
+  assertNoErrors(page);
+  await page.context().close();
+});

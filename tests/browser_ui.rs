@@ -317,6 +317,74 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
         p.text("[data-testid=trace-entry]:last-child .gap"),
         "⋯ 5 entries discarded here by branching"
     );
+    // The entry that carries it is a worked second, yet it stays when the
+    // agent's seconds are hidden, and the others go.
+    p.switch("Each worked second and waited minute").await;
+    // (The style sheet hides `.hide-ticks .tick`: e2e checks what shows.)
+    assert!(exists(&p, ".trace.hide-ticks"));
+    let marked = p.q("[data-testid=trace-entry]:last-child");
+    assert!(marked.query_selector(".gap").unwrap().is_some());
+    assert!(!marked.class_list().contains("tick"), "the marked entry stays");
+    let plain = p.q("[data-testid=trace-entry][data-seq='3']");
+    assert!(plain.class_list().contains("tick"), "a plain worked second goes");
+}
+
+#[wasm_bindgen_test]
+async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_undo() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    for _ in 0..3 {
+        p.click("#step").await;
+    }
+    let before = p.count("[data-testid=trace-entry]");
+    // Typed, then Step clicked: the field's change comes first, as focus
+    // leaves it, then the click.
+    p.choose("#resume-event", "deploy.done").await;
+    p.click("#step").await;
+    let field = p.q("#resume-event").unchecked_into::<HtmlInputElement>();
+    assert_eq!(field.value(), "deploy.done", "the new run uses the name");
+    assert!(exists(&p, ".undo"), "the run from before is within Undo");
+    let notice = p.text("[data-testid=notice]");
+    assert!(notice.contains("a fresh experiment started"), "{notice}");
+    p.click(".undo button").await;
+    assert_eq!(p.count("[data-testid=trace-entry]"), before);
+}
+
+#[wasm_bindgen_test]
+async fn a_held_space_toggles_play_once_and_escape_leaves_focus_in_a_field() {
+    let p = mount().await;
+    p.key(" ").await;
+    assert_eq!(p.text("#play"), "Pause playback");
+    let entries = p.count("[data-testid=trace-entry]");
+    // The key's auto-repeat: neither a toggle nor a Step.
+    for _ in 0..5 {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key(" ");
+        init.set_bubbles(true);
+        init.set_repeat(true);
+        let ev =
+            web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+        document().body().unwrap().dispatch_event(&ev).unwrap();
+        tick().await;
+    }
+    assert_eq!(p.text("#play"), "Pause playback");
+    assert_eq!(p.count("[data-testid=trace-entry]"), entries);
+    p.key(" ").await;
+    assert_eq!(p.text("#play"), "Play");
+
+    // An alert, then the user moves into a field: Escape closes the alert
+    // and leaves the focus where the user typing is.
+    p.click("#act-cancel").await;
+    p.key("ArrowRight").await;
+    assert!(p
+        .text("[data-testid=alert]")
+        .starts_with("Step is not possible now"));
+    let field = p.q("#clarification-text").unchecked_into::<HtmlElement>();
+    field.focus().unwrap();
+    p.key_on("#clarification-text", "Escape").await;
+    assert_eq!(p.text("[data-testid=alert]"), "");
+    let active = document().active_element().map(|a| a.id());
+    assert_eq!(active.as_deref(), Some("clarification-text"));
 }
 
 /// The trace's blocks of 100 entries: (entries, whether it may skip layout) of each.

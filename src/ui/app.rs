@@ -292,10 +292,19 @@ impl AlertPlace {
         place
     }
 
-    /// Clears the alert and puts focus back where it was, or on the main
-    /// area when that control is gone or disabled, without scrolling.
+    /// Clears the alert and, when focus is on the alert's own button or lost
+    /// to the page, puts it back where it was, or on the main area when that
+    /// control is gone or disabled, without scrolling. Focus the user has
+    /// moved since (into a field, say) stays where it is.
     fn dismiss(self, store: Store) {
         store.alert.set(None);
+        let moved = document().active_element().is_some_and(|a| {
+            !matches!(a.tag_name().as_str(), "BODY" | "MAIN")
+                && a.closest(".alert").ok().flatten().is_none()
+        });
+        if moved {
+            return;
+        }
         let back = self
             .origin
             .get_value()
@@ -380,7 +389,11 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         match ev.key().as_str() {
             " " if !scroller && !control => {
                 ev.prevent_default();
-                store.toggle_play();
+                // A held key repeats: Play toggles once per press, as the
+                // button does.
+                if !ev.repeat() {
+                    store.toggle_play();
+                }
             }
             "ArrowRight" => {
                 ev.prevent_default();

@@ -144,11 +144,17 @@ fn keep_replaced(store: Store) {
             return;
         };
         // Not at start-up: what is stored then was read, or kept as it was.
-        let _ = match store.replaced.with(|r| r.as_ref().map(SavedRun::to_json)) {
-            Some(text) => s.set_item(PREVIOUS_KEY, &text),
-            None if started => s.remove_item(PREVIOUS_KEY),
-            None => Ok(()),
-        };
+        match store.replaced.with(|r| r.as_ref().map(SavedRun::to_json)) {
+            Some(text) if s.set_item(PREVIOUS_KEY, &text).is_err() => add_to_notice(
+                store,
+                "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
+            ),
+            Some(_) => {}
+            None if started => {
+                let _ = s.remove_item(PREVIOUS_KEY);
+            }
+            None => {}
+        }
     });
 }
 
@@ -322,15 +328,34 @@ fn mark_save(what: &str) {
 
 fn save(store: Store, text: &str) {
     if let Err(why) = within_limit(text) {
-        store.notice.set(Some(why));
+        add_to_notice(store, &why);
         return;
     }
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
     if !matches!(saved, Some(Ok(()))) {
-        store.notice.set(Some(
-            "This browser did not let the page save the run (storage is full or off).".into(),
-        ));
+        add_to_notice(
+            store,
+            "This browser did not let the page save the run (storage is full or off).",
+        );
     }
+}
+
+/// Says `text` in the notice after what it already says (a fresh start,
+/// states discarded), which stays; said once, however often it comes.
+fn add_to_notice(store: Store, text: &str) {
+    if store
+        .notice
+        .with_untracked(|n| n.as_deref().is_some_and(|n| n.contains(text)))
+    {
+        return;
+    }
+    store.notice.update(|n| match n {
+        Some(said) => {
+            said.push(' ');
+            said.push_str(text);
+        }
+        None => *n = Some(text.to_string()),
+    });
 }
 
 /// Whether a run's text can be opened again, or why it is not saved, linked
@@ -381,6 +406,9 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
 }
 
 /// The share link of a run's text.
+/// The longest address Chromium opens (2 MiB), and so the longest link.
+pub const MAX_LINK_CHARS: usize = 2 * 1024 * 1024;
+
 fn link(json: &str) -> String {
     let url = window().location();
     format!(
@@ -410,6 +438,15 @@ pub fn SharePanel() -> impl IntoView {
             return;
         };
         let l = link(&json);
+        // Chromium opens no address longer than 2 MB: a run of much text
+        // outside ASCII grows about threefold in a link.
+        if l.len() > MAX_LINK_CHARS {
+            store.alert.set(Some(format!(
+                "A link to this run would be {} characters long, more than the {MAX_LINK_CHARS} a browser opens: use Download run instead, and Import it.",
+                l.len()
+            )));
+            return;
+        }
         shown_link.set(l.clone());
         super::inspect::copy_text(store, l, "Link", copied);
     };

@@ -60,6 +60,8 @@ pub struct Store {
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
+    /// When `replaced` was last set (wall-clock ms): see [`SAME_CLICK_MS`].
+    pub replaced_at: StoredValue<f64>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -92,6 +94,7 @@ impl Store {
             started_ms: RwSignal::new(started),
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
+            replaced_at: StoredValue::new(f64::NEG_INFINITY),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -157,13 +160,17 @@ impl Store {
         self.wire_view
             .set(newest.map_or(WireView::Latest, WireView::Entry));
         // Acting on this run makes it the one to keep, and the note on how it
-        // started (a fresh start, a restored run) has been read.
-        if self.replaced.with_untracked(Option::is_some) {
+        // started (a fresh start, a restored run) has been read. Not so for
+        // the click that replaced it: a settings field commits as focus
+        // leaves it, so clicking Step from the field both starts a fresh
+        // experiment and steps it, and the user has read nothing yet.
+        let same_click = clock_ms() - self.replaced_at.get_value() < SAME_CLICK_MS;
+        if !same_click && self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
         }
         // What the last action said has been read. Play's own Steps keep
         // it: its first Step may have discarded later states, which stays said.
-        if !by_play && self.notice.with_untracked(Option::is_some) {
+        if !by_play && !same_click && self.notice.with_untracked(Option::is_some) {
             self.notice.set(None);
         }
         match result {
@@ -452,6 +459,7 @@ impl Store {
         }
         let run = self.run.get_value();
         if !run.script.is_empty() {
+            self.replaced_at.set_value(clock_ms());
             self.replaced.set(Some(run));
         }
     }
@@ -621,6 +629,22 @@ pub fn plural(n: usize) -> &'static str {
         ""
     } else {
         "s"
+    }
+}
+
+/// How soon after a run was replaced an action still belongs to the click
+/// that replaced it (a field's change, then the click that moved focus).
+pub const SAME_CLICK_MS: f64 = 1000.0;
+
+/// The wall clock in milliseconds (0 off the browser).
+fn clock_ms() -> f64 {
+    #[cfg(target_arch = "wasm32")]
+    {
+        js_sys::Date::now()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        0.0
     }
 }
 

@@ -287,7 +287,12 @@ fn render_entry(
     li.set_class_name(&format!(
         "entry {outcome_class} {}{}",
         t.actor.label(),
-        if t.is_tick() { " tick" } else { "" }
+        // One that marks a discarded branch stays when ticks are hidden.
+        if t.is_tick() && discarded_before == 0 {
+            " tick"
+        } else {
+            ""
+        }
     ));
     if discarded_before > 0 {
         let span = document.create_element("span")?;
