@@ -269,7 +269,7 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   const visible = () => page.getByTestId('trace-entry').filter({ visible: true });
   const all = await visible().count();
-  await page.getByLabel('Each worked second and waited minute').uncheck();
+  await page.getByLabel('Show each worked second and waited minute').uncheck();
   const states = await visible().evaluateAll((es) => es.map((e) => e.querySelector('.states').textContent));
   assert.ok(states.length < all, `${states.length} of ${all}`);
   // What is left: every change of state (and its creation), nothing else.
@@ -279,7 +279,7 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
     'TASK_STATE_WORKING → TASK_STATE_INPUT_REQUIRED',
   ]);
   assert.equal(await text(page, 'trace-count'), `(${all} entries, seconds and minutes hidden)`);
-  await page.getByLabel('Each worked second and waited minute').check();
+  await page.getByLabel('Show each worked second and waited minute').check();
   assert.equal(await visible().count(), all);
   assert.equal(await text(page, 'trace-count'), `(${all} entries)`);
   assertNoErrors(page);

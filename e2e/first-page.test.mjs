@@ -7,7 +7,9 @@ const browser = sharedBrowser();
 test('first page: a new task is submitted, Step moves it to working', async () => {
   const page = await openPage(browser());
 
-  assert.match(await page.getByRole('heading', { level: 1 }).innerText(), /A2A Task Control Room/);
+  // The product's name above the lesson it teaches, as the design card has them.
+  assert.match(await page.locator('.eyebrow').innerText(), /A2A · Task Control Room/i);
+  assert.equal(await page.getByRole('heading', { level: 1 }).innerText(), 'Task lifecycle: resume interrupted work');
   assert.match(
     await page.getByTestId('task-id').innerText(),
     /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/i,

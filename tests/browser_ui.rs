@@ -144,7 +144,7 @@ async fn sleep(ms: i32) {
 #[wasm_bindgen_test]
 async fn step_button_advances_the_default_task() {
     let p = mount().await;
-    assert!(p.text("h1").contains("A2A Task Control Room"));
+    assert_eq!(p.text("h1"), "Task lifecycle: resume interrupted work");
     assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
     assert_eq!(
         p.text("[data-testid=status]"),
@@ -197,6 +197,14 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     assert!(p.disabled("#act-clarify"));
     // Inspect says what the ids show: the same task went back to work.
     assert_eq!(p.text("[data-testid=task-id]"), task);
+    // So does the line under the recorded states, beside the controls.
+    let strip = p.text("[data-testid=identity-strip]");
+    let short: String = task.chars().take(8).collect();
+    assert!(
+        strip.starts_with(&format!("Task 1 of 1 · task id {short}… · context id ")),
+        "{strip}"
+    );
+    assert!(strip.ends_with(" · 0 of 4 units done"), "{strip}");
     assert_eq!(
         p.text("[data-testid=identity]"),
         "First task of this context; resumed 1× under the same task id, its completed units kept."
@@ -319,14 +327,20 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     );
     // The entry that carries it is a worked second, yet it stays when the
     // agent's seconds are hidden, and the others go.
-    p.switch("Each worked second and waited minute").await;
+    p.switch("Show each worked second and waited minute").await;
     // (The style sheet hides `.hide-ticks .tick`: e2e checks what shows.)
     assert!(exists(&p, ".trace.hide-ticks"));
     let marked = p.q("[data-testid=trace-entry]:last-child");
     assert!(marked.query_selector(".gap").unwrap().is_some());
-    assert!(!marked.class_list().contains("tick"), "the marked entry stays");
+    assert!(
+        !marked.class_list().contains("tick"),
+        "the marked entry stays"
+    );
     let plain = p.q("[data-testid=trace-entry][data-seq='3']");
-    assert!(plain.class_list().contains("tick"), "a plain worked second goes");
+    assert!(
+        plain.class_list().contains("tick"),
+        "a plain worked second goes"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -499,6 +513,9 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
         p.text("[data-testid=identity]"),
         "Follow-up: a new task id, the same context id as task 1, which it references."
     );
+    let strip = p.text("[data-testid=identity-strip]");
+    assert!(strip.starts_with("Task 2 of 2 · task id "), "{strip}");
+    assert!(strip.ends_with(" · 0 of 4 units done"), "{strip}");
     assert_eq!(p.count("[data-testid=task-list-item]"), 2);
     // The earlier task is viewable and read-only.
     p.click("[data-testid=task-list-item] button").await;
@@ -521,6 +538,13 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
         shown.contains("ListTasks result: 2 — TASK_STATE_SUBMITTED, TASK_STATE_REJECTED"),
         "{shown}"
     );
+    // The note under Recorded states says it once and leads back too.
+    p.click("[data-testid=task-list-item] button").await;
+    assert!(p.text("[data-testid=read-only-note]").contains("read-only"));
+    p.click("[data-testid=read-only-note] button").await;
+    assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    assert!(!exists(&p, "[data-testid=read-only-note]"));
+    assert!(!p.disabled("#act-cancel"));
 }
 
 #[wasm_bindgen_test]
@@ -780,6 +804,10 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     assert!(p
         .text("[data-testid=pause-pending]")
         .contains("finish_step"));
+    // Asking again is allowed, and the hint says what it does.
+    assert!(p
+        .text("#act-pause-reason")
+        .contains("answers with the current pause"));
     // The RFC has no result shape for a pending pause: the Wire panel says so.
     let note = p.text(".wire .warning");
     assert!(

@@ -41,6 +41,10 @@ pub fn ActionButton(
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err()>
                 {move || match verdict.get() {
                     Ok(()) => hint.get(),
+                    // Said in full once, under Recorded states.
+                    Err(_) if store.exp.with(|e| e.is_read_only()) => {
+                        "A read-only view of an earlier task.".to_string()
+                    }
                     Err(why) => why,
                 }}
             </p>
@@ -189,7 +193,15 @@ fn PauseControls() -> impl IntoView {
                     mode: store.pause_mode.get(),
                     reason: store.pause_reason.get(),
                 })
-                hint="PauseTask (proposal): the client asks the agent to pause."
+                hint=Signal::derive(move || {
+                    let snap = store.exp.with(|e| *e.snapshot());
+                    if snap.state == crate::model::TaskState::Paused || snap.pending.is_some() {
+                        "PauseTask (proposal) again: the agent answers with the current pause and records nothing new."
+                    } else {
+                        "PauseTask (proposal): the client asks the agent to pause."
+                    }
+                    .to_string()
+                })
             />
             <p class="warning" data-testid="pause-pending" hidden=move || pending().is_none()>
                 {pending}

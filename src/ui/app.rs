@@ -42,13 +42,13 @@ pub fn ControlRoom(
     view! {
         <header class="masthead">
             <p class="eyebrow">"A2A · Task Control Room"</p>
-            <h1>"A2A Task Control Room"</h1>
+            <h1>"Task lifecycle: resume interrupted work"</h1>
             <button class="link to-guide" data-testid="to-guide" on:click=move |_| show_guide()>
                 "New here? Start with an experiment."
             </button>
             <p class="lede">
-                "Task lifecycle: resume interrupted work. Interrupt a simulated A2A v1.0 task, "
-                "supply what it needs, and follow the actual state and artifact changes."
+                "Interrupt a simulated A2A v1.0 task, supply what it needs, and follow the actual "
+                "state and artifact changes."
             </p>
         </header>
         <main class="room">

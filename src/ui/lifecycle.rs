@@ -599,7 +599,7 @@ pub fn TimeBarView() -> impl IntoView {
         ></div>
         <p class="legend bar-legend" aria-hidden="true">
             <span class="key">"unit worked"</span>
-            <span class="key wait">"waiting"</span>
+            <span class="key wait">"waiting (width not to scale)"</span>
             <span class="key planned">"planned"</span>
             {move || {
                 store

@@ -20,6 +20,20 @@ pub fn TimelinePanel() -> impl IntoView {
     let label = move || store.exp.with(|e| e.timeline_label(e.position()));
     let later = move || store.exp.with(|e| e.later_count());
     let read_only = move || store.exp.with(|e| e.is_read_only());
+    let identity = move || {
+        store.exp.with(|e| {
+            let short = |id: &str| id.chars().take(8).chain(['…']).collect::<String>();
+            format!(
+                "Task {} of {} · task id {} · context id {} · {} of {} units done",
+                e.viewed_task_index() + 1,
+                e.tasks().len(),
+                short(&e.viewed_task().id),
+                short(e.context_id()),
+                e.snapshot().completed_units,
+                e.config().work_units
+            )
+        })
+    };
     view! {
         <section class="panel" aria-labelledby="timeline-h">
             <h2 id="timeline-h">"Recorded states"</h2>
@@ -60,6 +74,9 @@ pub fn TimelinePanel() -> impl IntoView {
             <p class="readout" data-testid="timeline-position">
                 "State "{label}
             </p>
+            // Who the task is, beside the controls that change it (Inspect
+            // has the whole ids, to copy).
+            <p class="readout identity-strip" data-testid="identity-strip">{identity}</p>
             // One box whether a note is shown or not (beside Playback), so
             // moving to an earlier state moves nothing below: an invisible
             // copy of the longest note holds its room.
@@ -74,7 +91,16 @@ pub fn TimelinePanel() -> impl IntoView {
             </Show>
             <Show when=read_only>
                 <p class="warning" data-testid="read-only-note">
-                    "You are viewing an earlier task of this context: read-only. Select the latest task to act."
+                    "You are viewing an earlier task of this context: read-only. "
+                    <button
+                        class="link"
+                        on:click=move |_| {
+                            let latest = store.exp.with_untracked(|e| e.current_task_index());
+                            store.view_task(latest);
+                        }
+                    >
+                        "View the latest task to act"
+                    </button>
                 </p>
             </Show>
             </div>

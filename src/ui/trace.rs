@@ -77,7 +77,7 @@ pub fn TracePanel() -> impl IntoView {
                 "Actors: client (an A2A client request), agent (the worker), simulator (outside "
                 "A2A: a Step asked of the simulation, authorization out of band, an external event)."
             </p>
-            <super::actions::Toggle label="Each worked second and waited minute" value=ticks/>
+            <super::actions::Toggle label="Show each worked second and waited minute" value=ticks/>
             <div
                 class="trace-scroll"
                 role="log"
