@@ -2,7 +2,7 @@
 // experiment driven with the keyboard alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
+import { BASE_URL, assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -68,10 +68,16 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   await page.getByLabel('Fail during unit').fill('3');
   const bar = page.getByTestId('timebar');
   assert.equal(await bar.locator('rect.planned').count(), 1, 'the whole plan is outlined before any work');
+  // On it, what is ahead: units 2 and 3, the input gate before unit 2, the failure in unit 3.
+  assert.deepEqual(await bar.locator('text.plan:not(.gate)').allTextContents(), ['2', '3']);
+  assert.deepEqual(await bar.locator('text.plan.gate').allTextContents(), ['input', 'fail']);
+  assert.match(await bar.getAttribute('aria-label'), /Still ahead on the plan: the input gate, then the failure\./);
 
   for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await bar.locator('rect.wait.input').count(), 1, 'the interruption is a waiting gap');
+  assert.equal(await bar.locator('line.plan.input').count(), 0, 'the gate reached is no longer ahead');
+  assert.equal(await bar.locator('line.plan.fail').count(), 1);
   await page.getByLabel('Clarification text').fill('EU only');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
   await page.getByLabel('Speed').selectOption({ label: '10×' });
@@ -80,6 +86,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   assert.equal(await bar.locator('rect.work').count(), 3, 'units 1, 2 and the failed part of 3');
   assert.equal(await bar.locator('line.mark.failed').count(), 1);
   assert.equal(await bar.locator('rect.planned.abandoned').count(), 1, 'the rest of the plan is abandoned');
+  assert.equal(await bar.locator('.plan').count(), 0, 'nothing is ahead of a failed task');
   const end = Number(await cursorX(page));
   assert.ok(end > 0);
   assert.match(await bar.getAttribute('aria-label'), /Time bar: state \d+ of \d+ at 10 s active; 1 wait drawn as gaps/);
@@ -365,4 +372,19 @@ test('where Play stops for the client, one click goes to the control that answer
     assertNoErrors(page);
     await page.context().close();
   }
+});
+
+test('on a touch screen the keyboard shortcuts are not offered, and the recorded states begin in the first screen', async () => {
+  const context = await browser().newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  await page.goto(BASE_URL);
+  await page.getByTestId('task-state').waitFor();
+  assert.ok(await page.getByText('Keyboard shortcuts', { exact: true }).isHidden());
+  const heading = await page.getByRole('heading', { name: 'Recorded states' }).boundingBox();
+  assert.ok(heading.y + heading.height < 844 * 0.75, `Recorded states at ${heading.y}`);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -232,9 +232,26 @@ fn time_bar_lays_out_work_waits_and_marks() {
         fail_during: 3,
         ..cfg()
     });
+    // Before anything ran, the plan: units 2 and 3 start at 2 s and 4 s, the
+    // input gate comes before unit 2, the failure at the first second of unit 3.
+    let plan = |x, what| PlanMark { x, what };
+    assert_eq!(
+        TimeBar::of(&e).ahead,
+        vec![
+            plan(2, Ahead::Unit(2)),
+            plan(2, Ahead::Input),
+            plan(4, Ahead::Unit(3)),
+            plan(5, Ahead::Failure),
+        ]
+    );
     run(&mut e, 100);
     assert_eq!(state(&e), InputRequired);
     let bar = TimeBar::of(&e);
+    // At the gate, what is left: unit 3 and the failure, after the gap.
+    assert_eq!(
+        bar.ahead,
+        vec![plan(7, Ahead::Unit(3)), plan(8, Ahead::Failure)]
+    );
     let input = Span::Wait {
         state: InputRequired,
         minutes: 0,
@@ -280,6 +297,7 @@ fn time_bar_lays_out_work_waits_and_marks() {
         }]
     );
     assert_eq!((bar.width, bar.cursor), (9, 8));
+    assert!(bar.ahead.is_empty(), "nothing is ahead of a failed task");
     // Every recorded state has a place, never going backwards.
     assert_eq!(bar.record_x.len(), e.viewed_task().records().len());
     assert!(bar.record_x.windows(2).all(|w| w[0] <= w[1]));

@@ -11,9 +11,11 @@
 //! states out along active time, with waiting drawn as gaps.
 
 use super::action::Action;
+use super::config::Config;
 use super::experiment::Experiment;
 use super::pause::PauseMode;
 use super::state::TaskState;
+use super::task::Snapshot;
 
 use TaskState::{
     AuthRequired, Canceled, Completed, Failed, InputRequired, Paused, Rejected, Submitted, Working,
@@ -183,6 +185,28 @@ pub struct Mark {
     pub state: TaskState,
 }
 
+/// What the plan still holds, drawn on its outline ahead of the task.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ahead {
+    /// A unit not started yet starts here.
+    Unit(u8),
+    /// The input gate, before its unit: the task will ask for input.
+    Input,
+    /// The authorization gate, before its unit.
+    Auth,
+    /// The configured failure, inside its unit.
+    Failure,
+    /// The agent's self-park, before its unit (proposal).
+    SelfPark,
+}
+
+/// A point of the plan ahead of the task, in bar units.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PlanMark {
+    pub x: u32,
+    pub what: Ahead,
+}
+
 /// The narrowest a waiting gap is drawn, in bar units. A gap is one unit
 /// wider per recorded state inside it (each minute of a pause), up to
 /// [`MAX_GAP_UNITS`], so each of them has its own place on the bar.
@@ -197,6 +221,8 @@ pub const MAX_GAP_UNITS: u32 = 12;
 pub struct TimeBar {
     pub segments: Vec<Segment>,
     pub marks: Vec<Mark>,
+    /// Unit starts, gates and the failure still ahead, on the planned outline.
+    pub ahead: Vec<PlanMark>,
     /// Where each recorded state of the viewed task sits (record index → x).
     pub record_x: Vec<u32>,
     /// The bar's whole width in bar units.
@@ -214,6 +240,7 @@ impl TimeBar {
         let mut bar = TimeBar {
             segments: Vec::new(),
             marks: Vec::new(),
+            ahead: Vec::new(),
             record_x: vec![0; records.len()],
             width: 0,
             cursor: 0,
@@ -258,6 +285,9 @@ impl TimeBar {
         if left > 0 && last.state != TaskState::Completed {
             let abandoned = last.state.is_terminal();
             bar.push(x, left, Span::Planned { abandoned });
+            if !abandoned {
+                bar.ahead = plan_ahead(&exp.task_config(), &last, x);
+            }
             x += left;
         }
         bar.width = x.max(1);
@@ -349,4 +379,70 @@ impl TimeBar {
 /// Whether the task waits in this state (an interruption or a pause).
 fn is_waiting(state: TaskState) -> bool {
     state.is_interrupted() || state == Paused
+}
+
+/// The plan still ahead of a task at `last`, whose planned outline starts
+/// at `x0`: each unit not started, and the gates, self-park and failure not
+/// reached yet, where they will come if nothing else happens first.
+fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
+    let s = u32::from(config.seconds_per_unit);
+    let n = config.work_units;
+    let done = last.active_s - last.lost_s;
+    let at = |second: u32| x0 + (second - done);
+    let mut ahead = Vec::new();
+    let unit_start = |u: u8| u32::from(u - 1) * s;
+    for u in 1..=n {
+        if unit_start(u) > done {
+            ahead.push(PlanMark {
+                x: at(unit_start(u)),
+                what: Ahead::Unit(u),
+            });
+        }
+    }
+    // A gate before unit `g`, while it is still to come.
+    let gate = |g: u8, answered: bool, waiting: bool| {
+        (1..=n).contains(&g) && !answered && !waiting && unit_start(g) >= done
+    };
+    if gate(
+        config.input_gate,
+        last.input_supplied,
+        last.state == TaskState::InputRequired,
+    ) {
+        ahead.push(PlanMark {
+            x: at(unit_start(config.input_gate)),
+            what: Ahead::Input,
+        });
+    }
+    if gate(
+        config.auth_gate,
+        last.authorized,
+        last.state == TaskState::AuthRequired,
+    ) {
+        ahead.push(PlanMark {
+            x: at(unit_start(config.auth_gate)),
+            what: Ahead::Auth,
+        });
+    }
+    let park = config.self_park_before;
+    let parked_now = last
+        .pause
+        .is_some_and(|p| p.by == super::pause::Initiator::Agent);
+    if config.pause_proposal && gate(park, last.parked, parked_now) {
+        ahead.push(PlanMark {
+            x: at(unit_start(park)),
+            what: Ahead::SelfPark,
+        });
+    }
+    let f = config.fail_during;
+    if (1..=n).contains(&f) {
+        let second = unit_start(f) + u32::from(config.fail_second_in_unit());
+        if second > done {
+            ahead.push(PlanMark {
+                x: at(second),
+                what: Ahead::Failure,
+            });
+        }
+    }
+    ahead.sort_by_key(|m| m.x);
+    ahead
 }

@@ -368,7 +368,7 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         let editable = target
             .as_ref()
             .is_some_and(|t| t.closest("[contenteditable]").ok().flatten().is_some());
-        // A JSON block scrolls sideways with the arrow keys.
+        // A JSON block is read and scrolled with the keys.
         if editable || matches!(tag.as_str(), "input" | "textarea" | "select" | "pre") {
             return;
         }

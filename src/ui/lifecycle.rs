@@ -6,7 +6,9 @@
 //! text, so nothing in the markup needs escaping.
 
 use super::store::Store;
-use crate::model::{Experiment, Span, TaskState, TimeBar, Transition, FORBIDDEN, TRANSITIONS};
+use crate::model::{
+    Ahead, Experiment, Span, TaskState, TimeBar, Transition, FORBIDDEN, TRANSITIONS,
+};
 use leptos::prelude::*;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
@@ -302,7 +304,8 @@ impl std::fmt::Display for Pct {
 
 /// The time bar of the viewed task as SVG markup: each unit's worked seconds
 /// (in two alternating solid shades, lost work hatched), waiting as gaps, the planned
-/// rest outlined, FAILED / CANCELED / COMPLETED / REJECTED marked, and a cursor
+/// rest outlined with the units, gates and failure still ahead on it,
+/// FAILED / CANCELED / COMPLETED / REJECTED marked, and a cursor
 /// at the viewed state.
 pub fn timebar_svg(bar: &TimeBar) -> String {
     // Per mille of the bar's width.
@@ -389,6 +392,7 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
             let _ = write!(s, "<text x=\"{}\" y=\"25\"{class}>{label}</text>", Pct(mid));
         }
     }
+    draw_plan(&mut s, bar, &pm);
     let c = Pct(pm(bar.cursor).clamp(2, 998));
     let _ = write!(
         s,
@@ -411,6 +415,90 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
     s
 }
 
+/// The plan ahead on its outline: a tick where each unit starts, with its
+/// number, and a line for each gate, self-park or failure still to come,
+/// named where it has room (a 320 px bar) and in its title.
+fn draw_plan(s: &mut String, bar: &TimeBar, pm: &dyn Fn(u32) -> u32) {
+    let end = bar.segments.last().map_or(bar.width, |g| g.x + g.w);
+    let starts: Vec<(u32, u8)> = bar
+        .ahead
+        .iter()
+        .filter_map(|m| match m.what {
+            Ahead::Unit(u) => Some((m.x, u)),
+            _ => None,
+        })
+        .collect();
+    // As a segment's label: "" when it fits a phone's bar, " wide" when it
+    // needs a bar of 560 px (the style sheet shows it there only).
+    let room = |from: u32, to: u32, chars: usize| {
+        let w = (pm(to) - pm(from)) as usize;
+        let fits = |px: usize| w * px / 1000 >= chars * 7 + 4;
+        if fits(320) {
+            Some("")
+        } else if fits(560) {
+            Some(" wide")
+        } else {
+            None
+        }
+    };
+    for (i, &(x, u)) in starts.iter().enumerate() {
+        let next = starts.get(i + 1).map_or(end, |n| n.0);
+        let _ = write!(
+            s,
+            "<line class=\"plan unit\" x1=\"{0}\" x2=\"{0}\" y1=\"12\" y2=\"28\"/>",
+            Pct(pm(x))
+        );
+        if let Some(wide) = room(x, next, 2) {
+            let _ = write!(
+                s,
+                "<text class=\"plan{wide}\" x=\"{}\" y=\"29\">{u}</text>",
+                Pct((pm(x) + pm(next)) / 2)
+            );
+        }
+    }
+    for (i, m) in bar.ahead.iter().enumerate() {
+        let (class, label, title) = match m.what {
+            Ahead::Unit(_) => continue,
+            Ahead::Input => (
+                "input",
+                "input",
+                "The input gate: the task will ask for input here",
+            ),
+            Ahead::Auth => (
+                "auth",
+                "auth",
+                "The authorization gate: the task will ask for authorization here",
+            ),
+            Ahead::SelfPark => (
+                "park",
+                "park",
+                "The agent's self-park (proposal): it will park here",
+            ),
+            Ahead::Failure => (
+                "fail",
+                "fail",
+                "The configured failure: the task will fail here",
+            ),
+        };
+        let x = Pct(pm(m.x).clamp(1, 999));
+        let _ = write!(
+            s,
+            "<line class=\"plan {class}\" x1=\"{x}\" x2=\"{x}\" y1=\"4\" y2=\"36\"><title>{title}</title></line>"
+        );
+        // Named up to the next mark, if the name fits before it.
+        let next = bar.ahead[i + 1..]
+            .iter()
+            .find(|n| n.x > m.x && !matches!(n.what, Ahead::Unit(_)))
+            .map_or(end, |n| n.x);
+        if let Some(wide) = room(m.x, next, label.len()) {
+            let _ = write!(
+                s,
+                "<text class=\"plan gate {class}{wide}\" x=\"{x}\" dx=\"3\" y=\"19\">{label}</text>"
+            );
+        }
+    }
+}
+
 /// A sentence for screen readers and for the panel's caption: where the
 /// cursor is and what the bar holds.
 pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
@@ -419,8 +507,24 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         .iter()
         .filter(|s| matches!(s.span, Span::Wait { .. }))
         .count();
+    let ahead: Vec<&str> = bar
+        .ahead
+        .iter()
+        .filter_map(|m| match m.what {
+            Ahead::Unit(_) => None,
+            Ahead::Input => Some("the input gate"),
+            Ahead::Auth => Some("the authorization gate"),
+            Ahead::SelfPark => Some("the agent's self-park (proposal)"),
+            Ahead::Failure => Some("the failure"),
+        })
+        .collect();
+    let ahead = if ahead.is_empty() {
+        String::new()
+    } else {
+        format!(" Still ahead on the plan: {}.", ahead.join(", then "))
+    };
     format!(
-        "Time bar: state {} of {} at {} s active; {} wait{} drawn as gaps. Click the bar to go to that moment, or move with the Recorded state slider.",
+        "Time bar: state {} of {} at {} s active; {} wait{} drawn as gaps.{ahead} Click the bar to go to that moment, or move with the Recorded state slider.",
         exp.position() + 1,
         exp.viewed_task().records().len(),
         exp.snapshot().active_s,

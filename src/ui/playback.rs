@@ -97,12 +97,15 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
-            <super::actions::Toggle label="Keyboard shortcuts" value=store.shortcuts/>
-            <p class="hint">
-                "Space plays or pauses playback, → steps, [ and ] move through recorded states: not "
-                "while a field or another control has focus, except Play, Step and the ‹ › of "
-                "Recorded states. Escape dismisses an alert."
-            </p>
+            // Of no use on a touch screen, where it would fill the first screen.
+            <div class="shortcuts">
+                <super::actions::Toggle label="Keyboard shortcuts" value=store.shortcuts/>
+                <p class="hint">
+                    "Space plays or pauses playback, → steps, [ and ] move through recorded states: not "
+                    "while a field or another control has focus, except Play, Step and the ‹ › of "
+                    "Recorded states. Escape dismisses an alert."
+                </p>
+            </div>
         </section>
     }
 }
