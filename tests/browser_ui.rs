@@ -187,6 +187,9 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     assert!(p.disabled("#step"));
     assert!(p.disabled("#play"));
     assert!(p.text("#step-reason").contains("waiting for clarification"));
+    // The way forward stands out; once it is taken, it no longer does.
+    let leads = |sel: &str| p.q(sel).class_list().contains("leads");
+    assert!(leads("#act-clarify") && !leads("#act-cancel") && !leads("#act-follow-up"));
     assert_eq!(
         p.text("[data-testid=identity]"),
         "First task of this context."
@@ -195,6 +198,7 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     p.click("#act-clarify").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
     assert!(p.disabled("#act-clarify"));
+    assert!(!leads("#act-clarify"));
     // Inspect says what the ids show: the same task went back to work.
     assert_eq!(p.text("[data-testid=task-id]"), task);
     // So does the line under the recorded states, beside the controls.

@@ -17,6 +17,10 @@ pub fn ActionButton(
     /// Runs instead of applying `action`, when the click needs more than it.
     #[prop(optional)]
     on_click: Option<Callback<()>>,
+    /// The way forward for a task that waits for the client: drawn to stand
+    /// out while it is enabled.
+    #[prop(optional)]
+    leads: bool,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
@@ -26,6 +30,7 @@ pub fn ActionButton(
         <div class="action">
             <button
                 id=id
+                class:leads=move || leads && verdict.get().is_ok()
                 disabled=move || verdict.get().is_err()
                 // The warning that acting now discards later states, while shown.
                 aria-describedby=format!("{reason_id} discard-warning")
@@ -100,21 +105,24 @@ pub fn ActPanel() -> impl IntoView {
                 id="act-clarify"
                 action=Callback::new(move |()| Action::SupplyClarification(store.clarification.get()))
                 hint="The task waits for clarification: this resumes the same task."
+                leads=true
             />
             <ActionButton
                 id="act-authorize"
                 action=Callback::new(|()| Action::Authorize)
                 hint="The task waits for authorization: this resumes the same task."
+                leads=true
             />
             <ActionButton
                 id="act-cancel"
                 action=Callback::new(|()| Action::RequestCancellation)
-                hint="Asks the worker to stop; it may refuse (see Worker accepts cancellation)."
+                hint="Asks the worker to stop; it may refuse: Worker accepts cancellation, under Configure, decides (a change there starts a fresh experiment)."
             />
             <ActionButton
                 id="act-follow-up"
                 action=Callback::new(|()| Action::FollowUp)
                 hint="Starts a new task in the same context that references this one."
+                leads=true
             />
             <Show when=move || store.exp.with(|e| e.config().pause_proposal)>
                 <PauseControls/>
@@ -212,6 +220,7 @@ fn PauseControls() -> impl IntoView {
                 id="act-resume"
                 action=Callback::new(move |()| store.resume_action(true))
                 hint="ResumeTask (proposal) with the pause's resume token; it can be used once."
+                leads=true
             />
             // A request sent to be refused: it can be sent while the model's
             // answer to it is the wrong-token error.
