@@ -688,3 +688,36 @@ fn a_time_bar_label_too_long_for_a_phone_is_kept_for_a_wider_bar() {
         );
     }
 }
+
+#[test]
+fn time_bar_plan_shows_the_self_park_and_authorization_until_reached() {
+    let mut e = exp(Config {
+        work_units: 3,
+        seconds_per_unit: 2,
+        auth_gate: 3,
+        pause_proposal: true,
+        self_park_before: 2,
+        ..cfg()
+    });
+    let kinds = |e: &Experiment| -> Vec<(u32, Ahead)> {
+        TimeBar::of(e)
+            .ahead
+            .iter()
+            .filter(|m| !matches!(m.what, Ahead::Unit(_)))
+            .map(|m| (m.x, m.what))
+            .collect()
+    };
+    assert_eq!(kinds(&e), [(2, Ahead::SelfPark), (4, Ahead::Auth)]);
+    run(&mut e, 100);
+    assert_eq!(state(&e), Paused, "the agent self-parked before unit 2");
+    // Parked now: only the authorization gate is ahead, after the gap.
+    let ahead = kinds(&e);
+    assert_eq!(ahead.len(), 1);
+    assert_eq!(ahead[0].1, Ahead::Auth);
+    // Without the proposal, no self-park is planned.
+    let off = exp(Config {
+        self_park_before: 2,
+        ..cfg()
+    });
+    assert!(kinds(&off).is_empty());
+}

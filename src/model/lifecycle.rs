@@ -399,39 +399,33 @@ fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
             });
         }
     }
-    // A gate before unit `g`, while it is still to come.
-    let gate = |g: u8, answered: bool, waiting: bool| {
-        (1..=n).contains(&g) && !answered && !waiting && unit_start(g) >= done
+    // A gate before its unit, while it is still to come: neither answered
+    // nor waited at now (a self-park happens once).
+    let park = if config.pause_proposal {
+        config.self_park_before
+    } else {
+        0
     };
-    if gate(
-        config.input_gate,
-        last.input_supplied,
-        last.state == TaskState::InputRequired,
-    ) {
-        ahead.push(PlanMark {
-            x: at(unit_start(config.input_gate)),
-            what: Ahead::Input,
-        });
-    }
-    if gate(
-        config.auth_gate,
-        last.authorized,
-        last.state == TaskState::AuthRequired,
-    ) {
-        ahead.push(PlanMark {
-            x: at(unit_start(config.auth_gate)),
-            what: Ahead::Auth,
-        });
-    }
-    let park = config.self_park_before;
-    let parked_now = last
-        .pause
-        .is_some_and(|p| p.by == super::pause::Initiator::Agent);
-    if config.pause_proposal && gate(park, last.parked, parked_now) {
-        ahead.push(PlanMark {
-            x: at(unit_start(park)),
-            what: Ahead::SelfPark,
-        });
+    let gates = [
+        (
+            config.input_gate,
+            last.input_supplied || last.state == TaskState::InputRequired,
+            Ahead::Input,
+        ),
+        (
+            config.auth_gate,
+            last.authorized || last.state == TaskState::AuthRequired,
+            Ahead::Auth,
+        ),
+        (park, last.parked, Ahead::SelfPark),
+    ];
+    for (g, reached, what) in gates {
+        if (1..=n).contains(&g) && !reached && unit_start(g) >= done {
+            ahead.push(PlanMark {
+                x: at(unit_start(g)),
+                what,
+            });
+        }
     }
     let f = config.fail_during;
     if (1..=n).contains(&f) {
