@@ -68,10 +68,10 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   await page.getByLabel('Fail during unit').fill('3');
   const bar = page.getByTestId('timebar');
   assert.equal(await bar.locator('rect.planned').count(), 1, 'the whole plan is outlined before any work');
-  // On it, what is ahead: units 2 and 3, the input gate before unit 2, the failure in unit 3.
-  assert.deepEqual(await bar.locator('text.plan:not(.gate)').allTextContents(), ['2', '3']);
+  // On it, what is ahead: units 1 to 3, the input gate before unit 2, the failure in unit 3.
+  assert.deepEqual(await bar.locator('text.plan:not(.gate)').allTextContents(), ['1', '2', '3']);
   assert.deepEqual(await bar.locator('text.plan.gate').allTextContents(), ['input', 'fail']);
-  assert.match(await bar.getAttribute('aria-label'), /Still ahead on the plan: the input gate, then the failure\./);
+  assert.match(await bar.getAttribute('aria-label'), /Still ahead on the plan: the input gate, then the configured failure\./);
 
   for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
@@ -89,7 +89,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   assert.equal(await bar.locator('.plan').count(), 0, 'nothing is ahead of a failed task');
   const end = Number(await cursorX(page));
   assert.ok(end > 0);
-  assert.match(await bar.getAttribute('aria-label'), /Time bar: state \d+ of \d+ at 10 s active; 1 wait drawn as gaps/);
+  assert.match(await bar.getAttribute('aria-label'), /Time bar: state \d+ of \d+ at 10 s active; 1 wait, drawn as a gap\./);
 
   // Seeking moves the cursor.
   await page.getByLabel('Recorded state', { exact: true }).fill('3');
@@ -374,7 +374,7 @@ test('where Play stops for the client, one click goes to the control that answer
   }
 });
 
-test('on a touch screen the keyboard shortcuts are not offered, and the recorded states begin in the first screen', async () => {
+test('on a touch screen the keys\' help gives way, the switch stays, and the recorded states begin in the first screen', async () => {
   const context = await browser().newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   const page = await context.newPage();
   const errors = [];
@@ -382,7 +382,8 @@ test('on a touch screen the keyboard shortcuts are not offered, and the recorded
   page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
   await page.goto(BASE_URL);
   await page.getByTestId('task-state').waitFor();
-  assert.ok(await page.getByText('Keyboard shortcuts', { exact: true }).isHidden());
+  assert.ok(await page.getByText('Space plays or pauses playback').isHidden());
+  assert.ok(await page.getByLabel('Keyboard shortcuts').isVisible(), 'single-key shortcuts can be turned off (WCAG 2.1.4)');
   const heading = await page.getByRole('heading', { name: 'Recorded states' }).boundingBox();
   assert.ok(heading.y + heading.height < 844 * 0.75, `Recorded states at ${heading.y}`);
   assert.deepEqual(errors, []);

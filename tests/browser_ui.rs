@@ -366,6 +366,26 @@ async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_
     assert!(notice.contains("a fresh experiment started"), "{notice}");
     p.click(".undo button").await;
     assert_eq!(p.count("[data-testid=trace-entry]"), before);
+
+    // Only the first action is the same click's: the next one acts on the
+    // new run, and the one kept goes.
+    p.choose("#resume-event", "deploy.done").await;
+    p.click("#step").await;
+    p.click("#step").await;
+    assert!(!exists(&p, ".undo"), "acted on: nothing is kept for Undo");
+
+    // A run acted on in the same click is the one a later change keeps.
+    p.choose("#resume-event", "build.done").await;
+    p.click("#step").await;
+    let acted = p.count("[data-testid=trace-entry]");
+    sleep(1100).await;
+    p.click("#restart").await;
+    p.click(".undo button").await;
+    assert_eq!(
+        p.count("[data-testid=trace-entry]"),
+        acted,
+        "the run acted on, not an older one"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -547,6 +567,12 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     assert!(p.text("[data-testid=read-only-note]").contains("read-only"));
     p.click("[data-testid=read-only-note] button").await;
     assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    let focused = document().active_element().map(|a| a.id());
+    assert_eq!(
+        focused.as_deref(),
+        Some("recorded-state"),
+        "focus stays in the panel"
+    );
     assert!(!exists(&p, "[data-testid=read-only-note]"));
     assert!(!p.disabled("#act-cancel"));
 }
@@ -683,7 +709,7 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     // A Step's worked second (#3) sends nothing: the panel keeps the latest
     // exchange in view, the start's statusUpdate (#2), and says why.
     p.click("#step").await;
-    let later = "#2 (latest exchange; the agent's seconds since send nothing)";
+    let later = "#2 (latest exchange; the agent's seconds and minutes since send nothing)";
     assert!(p.text("[data-testid=wire-heading]").contains(later));
     assert_eq!(payload_types(&p), ["StreamResponse"]);
     // Viewing an earlier state shows that state's messages, and back.
@@ -811,7 +837,7 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     // Asking again is allowed, and the hint says what it does.
     assert!(p
         .text("#act-pause-reason")
-        .contains("answers with the current pause"));
+        .contains("answers as the pause stands"));
     // The RFC has no result shape for a pending pause: the Wire panel says so.
     let note = p.text(".wire .warning");
     assert!(

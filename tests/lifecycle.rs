@@ -232,12 +232,14 @@ fn time_bar_lays_out_work_waits_and_marks() {
         fail_during: 3,
         ..cfg()
     });
-    // Before anything ran, the plan: units 2 and 3 start at 2 s and 4 s, the
-    // input gate comes before unit 2, the failure at the first second of unit 3.
+    // Before anything ran, the plan: units 1, 2 and 3 start at 0, 2 and 4 s,
+    // the input gate comes before unit 2, the failure at the first second of
+    // unit 3.
     let plan = |x, what| PlanMark { x, what };
     assert_eq!(
         TimeBar::of(&e).ahead,
         vec![
+            plan(0, Ahead::Unit(1)),
             plan(2, Ahead::Unit(2)),
             plan(2, Ahead::Input),
             plan(4, Ahead::Unit(3)),
@@ -247,10 +249,15 @@ fn time_bar_lays_out_work_waits_and_marks() {
     run(&mut e, 100);
     assert_eq!(state(&e), InputRequired);
     let bar = TimeBar::of(&e);
-    // At the gate, what is left: unit 3 and the failure, after the gap.
+    // At the gate, what is left after the gap: unit 2, once answered, unit 3
+    // and the failure.
     assert_eq!(
         bar.ahead,
-        vec![plan(7, Ahead::Unit(3)), plan(8, Ahead::Failure)]
+        vec![
+            plan(5, Ahead::Unit(2)),
+            plan(7, Ahead::Unit(3)),
+            plan(8, Ahead::Failure)
+        ]
     );
     let input = Span::Wait {
         state: InputRequired,
@@ -720,4 +727,57 @@ fn time_bar_plan_shows_the_self_park_and_authorization_until_reached() {
         ..cfg()
     });
     assert!(kinds(&off).is_empty());
+}
+
+#[test]
+fn time_bar_plan_is_what_the_agent_would_meet_and_nothing_past_its_end() {
+    let events = |c: Config| -> Vec<(u32, Ahead)> {
+        TimeBar::of(&exp(c))
+            .ahead
+            .iter()
+            .filter(|m| !matches!(m.what, Ahead::Unit(_)))
+            .map(|m| (m.x, m.what))
+            .collect()
+    };
+    // A gate after the failure is never reached.
+    let c = Config {
+        work_units: 3,
+        seconds_per_unit: 2,
+        fail_during: 2,
+        input_gate: 3,
+        ..cfg()
+    };
+    assert_eq!(events(c), [(3, Ahead::Failure)]);
+    // One-second units: the failure in unit 3 comes before the gates of unit 4.
+    let c = Config {
+        work_units: 4,
+        seconds_per_unit: 1,
+        fail_during: 3,
+        input_gate: 4,
+        auth_gate: 4,
+        ..cfg()
+    };
+    assert_eq!(events(c), [(3, Ahead::Failure)]);
+    // Rejected at the first Step: nothing is ahead.
+    let c = Config {
+        reject_before_execution: true,
+        input_gate: 2,
+        ..cfg()
+    };
+    assert!(TimeBar::of(&exp(c)).ahead.is_empty());
+    // A pending pause (proposal) is on the plan where it will take effect.
+    let mut e = exp(proposal());
+    run(&mut e, 2); // 1 s into unit 1 of 3 s
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    let bar = TimeBar::of(&e);
+    let pause_at = bar.ahead.iter().find(|m| m.what == Ahead::Pause).unwrap().x;
+    while state(&e) != Paused {
+        e.apply(Action::Step).unwrap();
+    }
+    let gap = TimeBar::of(&e)
+        .segments
+        .into_iter()
+        .find(|g| matches!(g.span, Span::Wait { .. }))
+        .unwrap();
+    assert_eq!(gap.x, pause_at, "it pauses where the plan said");
 }

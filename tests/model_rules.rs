@@ -506,7 +506,7 @@ fn refused_cancellation_leaves_the_task_working_and_traces_minus_32002() {
 }
 
 #[test]
-fn cancel_on_a_terminal_task_is_refused_except_an_already_canceled_one() {
+fn cancel_on_a_terminal_task_is_refused_an_already_canceled_one_included() {
     let mut e = exp(cfg());
     run(&mut e, 1000);
     assert_eq!(

@@ -373,3 +373,50 @@ mod fuzz {
         );
     }
 }
+
+#[test]
+fn a_run_saved_when_a_repeated_cancel_was_accepted_still_opens() {
+    // Earlier builds accepted a second cancel of a canceled task and saved
+    // it as `ok: true`; it is now refused (-32002), and changed nothing then.
+    let (e, mut run) = recorded(
+        cfg(),
+        &[act(Action::Step), act(Action::RequestCancellation)],
+    );
+    run.push(act(Action::RequestCancellation));
+    let text = run.to_json();
+    assert!(text.contains(r#"{"Act":{"action":"RequestCancellation","ok":true}},{"Act":{"action":"RequestCancellation","ok":true}}"#), "{text}");
+    let back = SavedRun::parse(&text).unwrap().replay().unwrap();
+    assert_eq!(back.snapshot(), e.snapshot());
+    assert_eq!(back.tasks(), e.tasks());
+    assert_eq!(
+        back.trace().last().unwrap().outcome,
+        Outcome::Refused(Refusal::NotCancelable(TaskState::Canceled))
+    );
+    // Any other refused action recorded as accepted is still a bad script.
+    let (_, mut bad) = recorded(cfg(), &[act(Action::Step)]);
+    bad.push(act(Action::Authorize));
+    assert!(SavedRun::parse(&bad.to_json()).unwrap().replay().is_err());
+}
+
+#[test]
+fn a_storage_message_is_said_once_after_what_the_notice_said() {
+    use a2a_control_room::ui::notice_with;
+    let full = "This browser did not let the page save the run (storage is full or off).";
+    let said = notice_with("Step: discarded 4 later recorded states.", full);
+    assert_eq!(
+        said,
+        format!("Step: discarded 4 later recorded states. {full}")
+    );
+    assert_eq!(
+        notice_with(&said, full),
+        said,
+        "the same again changes nothing"
+    );
+    assert_eq!(notice_with("", full), full);
+    // A size that grows replaces the size said before, not piles up.
+    let size =
+        |n: u32| format!("This run is now {n} bytes long, more than the 1048576 a run may have.");
+    let once = notice_with("Work units changed.", &size(1_048_577));
+    let twice = notice_with(&once, &size(1_049_000));
+    assert_eq!(twice, format!("Work units changed. {}", size(1_049_000)));
+}

@@ -25,7 +25,8 @@ pub const MAX_APPLIED: u64 = 1_000_000;
 pub enum Applied {
     /// It recorded this many new states (after discarding `discarded` later ones).
     Recorded { states: usize, discarded: usize },
-    /// It was accepted and changed nothing (cancel of a canceled task).
+    /// It was accepted and changed nothing (proposal: PauseTask on a task
+    /// already paused or pausing, an event no task waits for).
     Unchanged,
 }
 
@@ -62,7 +63,7 @@ impl std::error::Error for SeekError {}
 ///
 /// Recorded states: every accepted step and action appends one recorded state
 /// (a Step appends one per transition it runs: start, gate, second of work).
-/// Refusals, and a repeated cancel of a canceled task, are traced but record
+/// Refusals, and actions accepted that change nothing, are traced but record
 /// nothing and discard nothing: they change no state. Acting while an earlier
 /// recorded state is viewed first discards every later state of that task,
 /// with their trace entries.
@@ -589,20 +590,16 @@ impl Experiment {
             }
             Action::SupplyClarification(text) => {
                 self.texts.push(text);
+                // Legal only at INPUT_REQUIRED, which `answered` answers.
                 let next = Snapshot {
-                    state: TaskState::Working,
-                    input_supplied: true,
                     clarification: Some((self.texts.len() - 1) as u32),
-                    ..snap
+                    ..snap.answered().unwrap_or(snap)
                 };
                 self.record(Actor::Client, Event::Clarified, Some(snap.state), next);
             }
             Action::Authorize => {
-                let next = Snapshot {
-                    state: TaskState::Working,
-                    authorized: true,
-                    ..snap
-                };
+                // Legal only at AUTH_REQUIRED, which `answered` answers.
+                let next = snap.answered().unwrap_or(snap);
                 self.record(action.actor(), Event::Authorized, Some(snap.state), next);
             }
             Action::RequestCancellation => {

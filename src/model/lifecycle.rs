@@ -16,6 +16,7 @@ use super::experiment::Experiment;
 use super::pause::PauseMode;
 use super::state::TaskState;
 use super::task::Snapshot;
+use super::trace::Event;
 
 use TaskState::{
     AuthRequired, Canceled, Completed, Failed, InputRequired, Paused, Rejected, Submitted, Working,
@@ -198,6 +199,8 @@ pub enum Ahead {
     Failure,
     /// The agent's self-park, before its unit (proposal).
     SelfPark,
+    /// A pause the client asked for, where it takes effect (proposal).
+    Pause,
 }
 
 /// A point of the plan ahead of the task, in bar units.
@@ -382,61 +385,47 @@ fn is_waiting(state: TaskState) -> bool {
 }
 
 /// The plan still ahead of a task at `last`, whose planned outline starts
-/// at `x0`: each unit not started, and the gates, self-park and failure not
-/// reached yet, where they will come if nothing else happens first.
+/// at `x0`: where each unit starts, and the gates, pauses and failure it
+/// will meet if the client answers each at once and does nothing else.
+/// Found by running the agent's own moves ([`Snapshot::advance`]) on.
 fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
-    let s = u32::from(config.seconds_per_unit);
-    let n = config.work_units;
     let done = last.active_s - last.lost_s;
-    let at = |second: u32| x0 + (second - done);
+    let at = |s: &Snapshot| x0 + (s.active_s - s.lost_s).saturating_sub(done);
     let mut ahead = Vec::new();
-    let unit_start = |u: u8| u32::from(u - 1) * s;
-    for u in 1..=n {
-        if unit_start(u) > done {
+    // What waits for the client now has its gap drawn: it is answered.
+    let mut snap = last.answered().unwrap_or(*last);
+    let mut numbered = snap.completed_units + u8::from(snap.seconds_into_unit(config) > 0);
+    // Each move is a second, a gate or a pause: the plan is far shorter.
+    for _ in 0..MAX_PLAN_MOVES {
+        if snap.state == TaskState::Working
+            && snap.completed_units == numbered
+            && numbered < config.work_units
+        {
+            numbered += 1;
             ahead.push(PlanMark {
-                x: at(unit_start(u)),
-                what: Ahead::Unit(u),
+                x: at(&snap),
+                what: Ahead::Unit(numbered),
             });
         }
-    }
-    // A gate before its unit, while it is still to come: neither answered
-    // nor waited at now (a self-park happens once).
-    let park = if config.pause_proposal {
-        config.self_park_before
-    } else {
-        0
-    };
-    let gates = [
-        (
-            config.input_gate,
-            last.input_supplied || last.state == TaskState::InputRequired,
-            Ahead::Input,
-        ),
-        (
-            config.auth_gate,
-            last.authorized || last.state == TaskState::AuthRequired,
-            Ahead::Auth,
-        ),
-        (park, last.parked, Ahead::SelfPark),
-    ];
-    for (g, reached, what) in gates {
-        if (1..=n).contains(&g) && !reached && unit_start(g) >= done {
-            ahead.push(PlanMark {
-                x: at(unit_start(g)),
-                what,
-            });
+        let Some((next, event)) = snap.advance(config) else {
+            break;
+        };
+        let what = match event {
+            Event::AskedInput { .. } => Some(Ahead::Input),
+            Event::AskedAuth { .. } => Some(Ahead::Auth),
+            Event::SelfParked { .. } => Some(Ahead::SelfPark),
+            Event::PauseTookEffect { .. } => Some(Ahead::Pause),
+            Event::Failed { .. } => Some(Ahead::Failure),
+            _ => None,
+        };
+        if let Some(what) = what {
+            ahead.push(PlanMark { x: at(&next), what });
         }
+        snap = next.answered().unwrap_or(next);
     }
-    let f = config.fail_during;
-    if (1..=n).contains(&f) {
-        let second = unit_start(f) + u32::from(config.fail_second_in_unit());
-        if second > done {
-            ahead.push(PlanMark {
-                x: at(second),
-                what: Ahead::Failure,
-            });
-        }
-    }
-    ahead.sort_by_key(|m| m.x);
     ahead
 }
+
+/// Moves [`plan_ahead`] runs at most: every second of the longest plan,
+/// each gate and pause, with room to spare.
+const MAX_PLAN_MOVES: usize = 4096;

@@ -108,6 +108,26 @@ impl Snapshot {
         next
     }
 
+    /// This snapshot once the client has answered what it waits for: the
+    /// input (its text aside), the authorization, or a resume. `None` when
+    /// it waits for nothing.
+    pub fn answered(&self) -> Option<Snapshot> {
+        match self.state {
+            TaskState::InputRequired => Some(Snapshot {
+                state: TaskState::Working,
+                input_supplied: true,
+                ..*self
+            }),
+            TaskState::AuthRequired => Some(Snapshot {
+                state: TaskState::Working,
+                authorized: true,
+                ..*self
+            }),
+            TaskState::Paused => Some(self.resumed()),
+            _ => None,
+        }
+    }
+
     /// This snapshot resumed: WORKING again, the pause gone.
     pub fn resumed(&self) -> Snapshot {
         Snapshot {

@@ -90,9 +90,8 @@ pub enum Event {
 pub enum Outcome {
     /// It happened and recorded a new state.
     Done,
-    /// It was accepted but changed nothing: a repeated cancel of a canceled
-    /// task, PauseTask on a task already paused or pausing (proposal), or an
-    /// event no task waits for (proposal).
+    /// It was accepted but changed nothing: PauseTask on a task already
+    /// paused or pausing (proposal), or an event no task waits for (proposal).
     Unchanged,
     /// It was refused; nothing changed.
     Refused(Refusal),

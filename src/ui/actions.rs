@@ -202,9 +202,12 @@ fn PauseControls() -> impl IntoView {
                     reason: store.pause_reason.get(),
                 })
                 hint=Signal::derive(move || {
-                    let snap = store.exp.with(|e| *e.snapshot());
-                    if snap.state == crate::model::TaskState::Paused || snap.pending.is_some() {
-                        "PauseTask (proposal) again: the agent answers with the current pause and records nothing new."
+                    let action = Action::PauseTask {
+                        mode: store.pause_mode.get(),
+                        reason: store.pause_reason.get(),
+                    };
+                    if !store.exp.with(|e| e.would_record(&action)) {
+                        "PauseTask (proposal) again: it changes nothing, and the agent answers as the pause stands, pending or in effect."
                     } else {
                         "PauseTask (proposal): the client asks the agent to pause."
                     }

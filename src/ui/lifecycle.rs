@@ -456,47 +456,58 @@ fn draw_plan(s: &mut String, bar: &TimeBar, pm: &dyn Fn(u32) -> u32) {
             );
         }
     }
-    for (i, m) in bar.ahead.iter().enumerate() {
-        let (class, label, title) = match m.what {
-            Ahead::Unit(_) => continue,
-            Ahead::Input => (
-                "input",
-                "input",
-                "The input gate: the task will ask for input here",
-            ),
-            Ahead::Auth => (
-                "auth",
-                "auth",
-                "The authorization gate: the task will ask for authorization here",
-            ),
-            Ahead::SelfPark => (
-                "park",
-                "park",
-                "The agent's self-park (proposal): it will park here",
-            ),
-            Ahead::Failure => (
-                "fail",
-                "fail",
-                "The configured failure: the task will fail here",
-            ),
+    // The gates, pauses and failure, one line for each place: two at the
+    // same place share it, and their names.
+    let events: Vec<(u32, Ahead)> = bar
+        .ahead
+        .iter()
+        .filter(|m| !matches!(m.what, Ahead::Unit(_)))
+        .map(|m| (m.x, m.what))
+        .collect();
+    for group in events.chunk_by(|a, b| a.0 == b.0) {
+        let at = group[0].0;
+        let words: Vec<(&str, &str, &str)> =
+            group.iter().filter_map(|g| ahead_words(g.1)).collect();
+        let Some(&(class, _, _)) = words.first() else {
+            continue;
         };
-        let x = Pct(pm(m.x).clamp(1, 999));
+        let label = words.iter().map(|w| w.1).collect::<Vec<_>>().join("+");
+        let title = words.iter().map(|w| w.2).collect::<Vec<_>>().join("; ");
+        let x = Pct(pm(at).clamp(1, 999));
         let _ = write!(
             s,
             "<line class=\"plan {class}\" x1=\"{x}\" x2=\"{x}\" y1=\"4\" y2=\"36\"><title>{title}</title></line>"
         );
-        // Named up to the next mark, if the name fits before it.
-        let next = bar.ahead[i + 1..]
-            .iter()
-            .find(|n| n.x > m.x && !matches!(n.what, Ahead::Unit(_)))
-            .map_or(end, |n| n.x);
-        if let Some(wide) = room(m.x, next, label.len()) {
+        // Named up to the next place, if the name fits before it.
+        let next = events.iter().find(|e| e.0 > at).map_or(end, |e| e.0);
+        if let Some(wide) = room(at, next, label.len()) {
             let _ = write!(
                 s,
                 "<text class=\"plan gate {class}{wide}\" x=\"{x}\" dx=\"3\" y=\"19\">{label}</text>"
             );
         }
     }
+}
+
+/// What a point of the plan ahead is called on the time bar: its class,
+/// its short label, and its title (`None` for a unit's start).
+fn ahead_words(a: Ahead) -> Option<(&'static str, &'static str, &'static str)> {
+    Some(match a {
+        Ahead::Unit(_) => return None,
+        Ahead::Input => (
+            "input",
+            "input",
+            "the input gate: the task will ask for input",
+        ),
+        Ahead::Auth => (
+            "auth",
+            "auth",
+            "the authorization gate: the task will ask for authorization",
+        ),
+        Ahead::SelfPark => ("park", "park", "the agent's self-park (proposal)"),
+        Ahead::Pause => ("park", "pause", "the pause the client asked for (proposal)"),
+        Ahead::Failure => ("fail", "fail", "the configured failure: the task will fail"),
+    })
 }
 
 /// A sentence for screen readers and for the panel's caption: where the
@@ -510,13 +521,8 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
     let ahead: Vec<&str> = bar
         .ahead
         .iter()
-        .filter_map(|m| match m.what {
-            Ahead::Unit(_) => None,
-            Ahead::Input => Some("the input gate"),
-            Ahead::Auth => Some("the authorization gate"),
-            Ahead::SelfPark => Some("the agent's self-park (proposal)"),
-            Ahead::Failure => Some("the failure"),
-        })
+        .filter_map(|m| ahead_words(m.what))
+        .map(|w| w.2.split(':').next().unwrap_or(w.2))
         .collect();
     let ahead = if ahead.is_empty() {
         String::new()
@@ -524,12 +530,15 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         format!(" Still ahead on the plan: {}.", ahead.join(", then "))
     };
     format!(
-        "Time bar: state {} of {} at {} s active; {} wait{} drawn as gaps.{ahead} Click the bar to go to that moment, or move with the Recorded state slider.",
+        "Time bar: state {} of {} at {} s active; {}.{ahead} Click the bar to go to that moment, or move with the Recorded state slider.",
         exp.position() + 1,
         exp.viewed_task().records().len(),
         exp.snapshot().active_s,
-        waits,
-        if waits == 1 { "" } else { "s" },
+        match waits {
+            0 => "no wait".to_string(),
+            1 => "1 wait, drawn as a gap".to_string(),
+            n => format!("{n} waits, drawn as gaps"),
+        },
     )
 }
 

@@ -341,21 +341,29 @@ fn save(store: Store, text: &str) {
 }
 
 /// Says `text` in the notice after what it already says (a fresh start,
-/// states discarded), which stays; said once, however often it comes.
+/// states discarded), which stays. Said once, however often it comes: an
+/// earlier text of its kind (the same words up to its first number, as a
+/// run's size) gives way to it, and the same text again changes nothing.
 fn add_to_notice(store: Store, text: &str) {
-    if store
-        .notice
-        .with_untracked(|n| n.as_deref().is_some_and(|n| n.contains(text)))
-    {
-        return;
+    let said = store.notice.get_untracked().unwrap_or_default();
+    let now = notice_with(&said, text);
+    if now != said {
+        store.notice.set(Some(now));
     }
-    store.notice.update(|n| match n {
-        Some(said) => {
-            said.push(' ');
-            said.push_str(text);
-        }
-        None => *n = Some(text.to_string()),
-    });
+}
+
+/// The notice that says `said`, then `text` (see `add_to_notice`).
+pub fn notice_with(said: &str, text: &str) -> String {
+    let kind = text
+        .split(|c: char| c.is_ascii_digit())
+        .next()
+        .unwrap_or(text);
+    let before = said.find(kind).map_or(said, |at| &said[..at]).trim_end();
+    if before.is_empty() {
+        text.to_string()
+    } else {
+        format!("{before} {text}")
+    }
 }
 
 /// Whether a run's text can be opened again, or why it is not saved, linked
@@ -405,10 +413,10 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
     web_sys::Url::revoke_object_url(&url)
 }
 
-/// The share link of a run's text.
 /// The longest address Chromium opens (2 MiB), and so the longest link.
 pub const MAX_LINK_CHARS: usize = 2 * 1024 * 1024;
 
+/// The share link of a run's text.
 fn link(json: &str) -> String {
     let url = window().location();
     format!(

@@ -97,7 +97,8 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
-            // Of no use on a touch screen, where it would fill the first screen.
+            // Its help is of no use on a touch screen, where it would fill the
+            // first screen (the style sheet hides it there).
             <div class="shortcuts">
                 <super::actions::Toggle label="Keyboard shortcuts" value=store.shortcuts/>
                 <p class="hint">

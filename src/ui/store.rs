@@ -60,8 +60,12 @@ pub struct Store {
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
-    /// When `replaced` was last set (wall-clock ms): see [`SAME_CLICK_MS`].
-    pub replaced_at: StoredValue<f64>,
+    /// When the run on the page replaced another (wall-clock ms), until
+    /// an action acts on it: see [`SAME_CLICK_MS`].
+    pub fresh_at: StoredValue<Option<f64>>,
+    /// The run on the page was acted on by the click that replaced the one
+    /// kept in `replaced`, which stays within Undo till the next action.
+    pub acted_in_same_click: StoredValue<bool>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -94,7 +98,8 @@ impl Store {
             started_ms: RwSignal::new(started),
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
-            replaced_at: StoredValue::new(f64::NEG_INFINITY),
+            fresh_at: StoredValue::new(None),
+            acted_in_same_click: StoredValue::new(false),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -164,8 +169,11 @@ impl Store {
         // the click that replaced it: a settings field commits as focus
         // leaves it, so clicking Step from the field both starts a fresh
         // experiment and steps it, and the user has read nothing yet.
-        let same_click = clock_ms() - self.replaced_at.get_value() < SAME_CLICK_MS;
-        if !same_click && self.replaced.with_untracked(Option::is_some) {
+        let same_click = self.in_same_click();
+        self.fresh_at.set_value(None);
+        if same_click {
+            self.acted_in_same_click.set_value(true);
+        } else if self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
         }
         // What the last action said has been read. Play's own Steps keep
@@ -315,7 +323,10 @@ impl Store {
             self.alert.set(Some(format!("Play refused: {why}")));
         } else {
             self.alert.set(None);
-            self.notice.set(None);
+            // Not the note on a fresh start that came with this click.
+            if !self.in_same_click() {
+                self.notice.set(None);
+            }
             self.playing.set(true);
             self.status.set("Playing.".into());
             self.play_step();
@@ -444,6 +455,9 @@ impl Store {
             Err(e) => return self.alert.set(Some(e.to_string())),
         };
         self.set_aside();
+        // A settings field commits as focus leaves it: the click that
+        // moved focus may act next, on this run (see `in_same_click`).
+        self.fresh_at.set_value(Some(clock_ms()));
         self.install(SavedRun::new(config, ids, now_ms()), fresh);
         self.notice.set(Some(notice));
     }
@@ -453,15 +467,27 @@ impl Store {
     /// slider is dragged) leaves the one kept before in place, and so does
     /// a run not acted on since it replaced that one (a second link or file
     /// opened in a row): the run kept is the last one the user acted on.
+    /// A run acted on in the click that replaced the one kept is the one to
+    /// keep now.
     fn set_aside(&self) {
-        if self.replaced.with_untracked(Option::is_some) {
+        self.fresh_at.set_value(None);
+        let acted = std::mem::take(&mut *self.acted_in_same_click.write_value());
+        if self.replaced.with_untracked(Option::is_some) && !acted {
             return;
         }
         let run = self.run.get_value();
         if !run.script.is_empty() {
-            self.replaced_at.set_value(clock_ms());
             self.replaced.set(Some(run));
         }
+    }
+
+    /// Whether an action now comes with the click that started this fresh
+    /// experiment: the first one on it, within [`SAME_CLICK_MS`]. (A run
+    /// opened from a link, a file or this browser's storage has no such click.)
+    fn in_same_click(&self) -> bool {
+        self.fresh_at
+            .get_value()
+            .is_some_and(|t| clock_ms() - t < SAME_CLICK_MS)
     }
 
     /// Brings back the run that the last fresh start or opened run replaced.
@@ -472,6 +498,8 @@ impl Store {
         match run.replay() {
             Ok(exp) => {
                 self.replaced.set(None);
+                self.fresh_at.set_value(None);
+                self.acted_in_same_click.set_value(false);
                 self.install(run, exp);
                 self.notice
                     .set(Some("The run from before is back, as it was.".into()));

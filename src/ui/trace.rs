@@ -44,13 +44,16 @@ pub fn TracePanel() -> impl IntoView {
         let (Some(list), Some(scroller)) = (list.get(), scroller.get()) else {
             return;
         };
-        let selected = match store.wire_view.get() {
-            WireView::Entry(seq) => Some(seq),
-            _ => None,
-        };
-        store
-            .exp
-            .with(|e| shown.update_value(|s| sync(&list, &scroller, e, selected, s)));
+        let view = store.wire_view.get();
+        store.exp.with(|e| {
+            // The entry whose messages the Wire panel shows, outlined.
+            let selected = match view {
+                WireView::Entry(seq) => Some(seq),
+                WireView::Latest => super::wire::latest(e),
+                _ => None,
+            };
+            shown.update_value(|s| sync(&list, &scroller, e, selected, s))
+        });
     });
     let count = move || store.exp.with(|e| e.trace().len());
     // Off: the agent's seconds and minutes that change no state are hidden

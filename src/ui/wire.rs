@@ -52,7 +52,8 @@ pub fn WirePanel() -> impl IntoView {
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     });
-    let heading = move || match view_kind.get() {
+    let heading = move || {
+        match view_kind.get() {
         WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
         WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
         WireView::ListTasks => {
@@ -70,7 +71,7 @@ pub fn WirePanel() -> impl IntoView {
                             (true, false) => "last exchange up to the viewed state",
                             (false, true) => "latest",
                             (false, false) => {
-                                "latest exchange; the agent's seconds since send nothing"
+                                "latest exchange; the agent's seconds and minutes since send nothing"
                             }
                         }
                     }),
@@ -81,6 +82,7 @@ pub fn WirePanel() -> impl IntoView {
             ),
             None => "No trace entry".into(),
         },
+    }
     };
     let note = move || {
         let t = match view_kind.get() {
@@ -364,7 +366,7 @@ fn up_to_view(e: &Experiment) -> &[TraceEntry] {
 /// The entry the panel shows by default: the last of [`up_to_view`] that is
 /// not a tick (a refusal included), as the agent's seconds and minutes send
 /// nothing; while Play runs, the panel keeps the latest exchange in view.
-fn latest(e: &Experiment) -> Option<u32> {
+pub(super) fn latest(e: &Experiment) -> Option<u32> {
     let upto = up_to_view(e);
     upto.iter()
         .rev()
