@@ -4,7 +4,6 @@
 use super::store::Store;
 use crate::model::{OnTimeout, Setting, Switch, MAX_EVENT_BYTES};
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// A range slider for one numeric setting, with its visible value.
 fn slider(store: Store, setting: Setting) -> impl IntoView {
@@ -87,12 +86,7 @@ pub fn ConfigurePanel() -> impl IntoView {
                         on:click=move |_| {
                             store.bring_back();
                             // The button goes away: keep focus in the settings.
-                            if let Some(first) = document()
-                                .get_element_by_id("setting-work-units")
-                                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                            {
-                                let _ = first.focus();
-                            }
+                            super::playback::focus("setting-work-units");
                         }
                     >
                         "Undo: bring back the run from before"

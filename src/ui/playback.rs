@@ -113,11 +113,21 @@ pub fn PlaybackPanel() -> impl IntoView {
 
 /// Brings the control `id` to the middle of the screen and focuses it.
 pub fn go_to(id: &str) {
-    let el = document().get_element_by_id(id);
-    if let Some(el) = el.and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok()) {
+    if let Some(el) = control(id) {
         let options = web_sys::ScrollIntoViewOptions::new();
         options.set_block(web_sys::ScrollLogicalPosition::Center);
         el.scroll_into_view_with_scroll_into_view_options(&options);
         let _ = el.focus();
     }
+}
+
+/// Focuses the control `id`, where a button that goes away leaves focus.
+pub fn focus(id: &str) {
+    if let Some(el) = control(id) {
+        let _ = el.focus();
+    }
+}
+
+fn control(id: &str) -> Option<web_sys::HtmlElement> {
+    document().get_element_by_id(id)?.dyn_into().ok()
 }

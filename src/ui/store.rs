@@ -60,8 +60,8 @@ pub struct Store {
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
-    /// When the run on the page replaced another (wall-clock ms), until
-    /// an action acts on it: see [`SAME_CLICK_MS`].
+    /// When a fresh start (a settings change, Restart) put this run on the
+    /// page (wall-clock ms), until an action acts on it: see [`SAME_CLICK_MS`].
     pub fresh_at: StoredValue<Option<f64>>,
     /// The run on the page was acted on by the click that replaced the one
     /// kept in `replaced`, which stays within Undo till the next action.
@@ -660,8 +660,8 @@ pub fn plural(n: usize) -> &'static str {
     }
 }
 
-/// How soon after a run was replaced an action still belongs to the click
-/// that replaced it (a field's change, then the click that moved focus).
+/// How soon after a fresh start an action still belongs to the click that
+/// started it (a field's change, then the click that moved focus).
 pub const SAME_CLICK_MS: f64 = 1000.0;
 
 /// The wall clock in milliseconds (0 off the browser).

@@ -3,7 +3,6 @@
 use super::store::{plural, Store};
 use crate::model::MAX_TRACE_ENTRIES;
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 /// What acting now does to the `n` later recorded states of the viewed task.
 fn discard_note(n: usize) -> String {
@@ -100,12 +99,7 @@ pub fn TimelinePanel() -> impl IntoView {
                             store.view_task(latest);
                             // The button goes with the note: focus stays in
                             // the panel, on its slider.
-                            if let Some(slider) = document()
-                                .get_element_by_id("recorded-state")
-                                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                            {
-                                let _ = slider.focus();
-                            }
+                            super::playback::focus("recorded-state");
                         }
                     >
                         "View the latest task to act"
