@@ -60,12 +60,9 @@ pub struct Store {
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
-    /// When a fresh start (a settings change, Restart) put this run on the
-    /// page (wall-clock ms), until an action acts on it: see [`SAME_CLICK_MS`].
-    pub fresh_at: StoredValue<Option<f64>>,
-    /// The run on the page was acted on by the click that replaced the one
-    /// kept in `replaced`, which stays within Undo till the next action.
-    pub acted_in_same_click: StoredValue<bool>,
+    /// Where the click that started a fresh experiment stands: see
+    /// [`SameClick`].
+    pub same_click: StoredValue<SameClick>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -98,8 +95,7 @@ impl Store {
             started_ms: RwSignal::new(started),
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
-            fresh_at: StoredValue::new(None),
-            acted_in_same_click: StoredValue::new(false),
+            same_click: StoredValue::new(SameClick::None),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -170,10 +166,12 @@ impl Store {
         // leaves it, so clicking Step from the field both starts a fresh
         // experiment and steps it, and the user has read nothing yet.
         let same_click = self.in_same_click();
-        self.fresh_at.set_value(None);
-        if same_click {
-            self.acted_in_same_click.set_value(true);
-        } else if self.replaced.with_untracked(Option::is_some) {
+        self.same_click.set_value(if same_click {
+            SameClick::Acted
+        } else {
+            SameClick::None
+        });
+        if !same_click && self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
         }
         // What the last action said has been read. Play's own Steps keep
@@ -457,7 +455,7 @@ impl Store {
         self.set_aside();
         // A settings field commits as focus leaves it: the click that
         // moved focus may act next, on this run (see `in_same_click`).
-        self.fresh_at.set_value(Some(clock_ms()));
+        self.same_click.set_value(SameClick::Open(clock_ms()));
         self.install(SavedRun::new(config, ids, now_ms()), fresh);
         self.notice.set(Some(notice));
     }
@@ -470,8 +468,8 @@ impl Store {
     /// A run acted on in the click that replaced the one kept is the one to
     /// keep now.
     fn set_aside(&self) {
-        self.fresh_at.set_value(None);
-        let acted = std::mem::take(&mut *self.acted_in_same_click.write_value());
+        let acted = self.same_click.get_value() == SameClick::Acted;
+        self.same_click.set_value(SameClick::None);
         if self.replaced.with_untracked(Option::is_some) && !acted {
             return;
         }
@@ -485,9 +483,7 @@ impl Store {
     /// experiment: the first one on it, within [`SAME_CLICK_MS`]. (A run
     /// opened from a link, a file or this browser's storage has no such click.)
     fn in_same_click(&self) -> bool {
-        self.fresh_at
-            .get_value()
-            .is_some_and(|t| clock_ms() - t < SAME_CLICK_MS)
+        matches!(self.same_click.get_value(), SameClick::Open(t) if clock_ms() - t < SAME_CLICK_MS)
     }
 
     /// Brings back the run that the last fresh start or opened run replaced.
@@ -498,8 +494,7 @@ impl Store {
         match run.replay() {
             Ok(exp) => {
                 self.replaced.set(None);
-                self.fresh_at.set_value(None);
-                self.acted_in_same_click.set_value(false);
+                self.same_click.set_value(SameClick::None);
                 self.install(run, exp);
                 self.notice
                     .set(Some("The run from before is back, as it was.".into()));
@@ -663,6 +658,19 @@ pub fn plural(n: usize) -> &'static str {
 /// How soon after a fresh start an action still belongs to the click that
 /// started it (a field's change, then the click that moved focus).
 pub const SAME_CLICK_MS: f64 = 1000.0;
+
+/// The click that started a fresh experiment (a settings field commits as
+/// focus leaves it, so the click that moved focus may act next).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SameClick {
+    /// No fresh start waits for its first action.
+    None,
+    /// A fresh start at this wall-clock time (ms), not acted on yet.
+    Open(f64),
+    /// The fresh run was acted on in that click: the run kept for Undo
+    /// stays till the next action, and a later change keeps this one.
+    Acted,
+}
 
 /// The wall clock in milliseconds (0 off the browser).
 fn clock_ms() -> f64 {
