@@ -342,6 +342,30 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.context().close();
 });
 
+test('a control that Play disables while it has keyboard focus leaves focus in its panel', async () => {
+  const page = await openPage(browser());
+  const focusedPanel = () =>
+    page.waitForFunction(() => document.activeElement?.matches('section.panel')).then(() =>
+      page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
+    );
+  await page.locator('#speed').selectOption({ label: '10×' });
+  // Step has focus while Play runs into the clarification gate.
+  await page.getByLabel('Require input before unit').fill('2');
+  await page.locator('#play').click();
+  await page.locator('#step').focus();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await focusedPanel(), 'playback-h');
+  // Request cancellation has focus when Play completes the task first.
+  await page.getByLabel('Require input before unit').fill('0');
+  await page.getByLabel('Work units').fill('1');
+  await page.locator('#play').click();
+  await page.locator('#act-cancel').focus();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await focusedPanel(), 'act-h');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('where Play stops for the client, one click goes to the control that answers it', async () => {
   for (const viewport of [{ width: 390, height: 844 }, { width: 1280, height: 800 }]) {
     const page = await openPage(browser(), '', { viewport });

@@ -1,6 +1,8 @@
 //! Model benchmark: prints steps per second, bytes per recorded state and
 //! seek time at 1 000 recorded states and near the most one run keeps
-//! ([`MAX_TRACE_ENTRIES`] trace entries).
+//! ([`MAX_TRACE_ENTRIES`] trace entries), and the time to open the costliest
+//! kind of run a link may carry: tens of thousands of branches, each
+//! rewinding one state of a long parked task and stepping again.
 //!
 //! Run with `cargo run --release --example bench_model`.
 
@@ -97,6 +99,36 @@ fn bench_seek(e: &mut Experiment) -> f64 {
     start.elapsed().as_nanos() as f64 / targets.len() as f64
 }
 
+/// A run of under [`MAX_RUN_BYTES`]: a self-parked task waits ~20 000
+/// minutes, then 36 000 times rewinds one state and steps again, each Step
+/// discarding the later branch.
+fn bench_branch_churn() {
+    let config = Config {
+        pause_proposal: true,
+        self_park_before: 1,
+        ..Config::default()
+    };
+    let mut script = String::from("[{\"Steps\":19990}");
+    for _ in 0..36_000 {
+        script.push_str(",{\"Seek\":19990},{\"Steps\":1}");
+    }
+    script.push(']');
+    let text = SavedRun::new(config, IdSource::seeded(7), 0)
+        .to_json()
+        .replace("\"script\":[]", &format!("\"script\":{script}"));
+    assert!(text.len() <= MAX_RUN_BYTES, "the run fits a link");
+    let start = Instant::now();
+    let e = SavedRun::parse(&text)
+        .and_then(|run| run.replay())
+        .expect("the run opens");
+    println!(
+        "open a {} KB run of 36 000 branches ({} trace entries): {:.1} ms",
+        text.len() / 1024,
+        e.trace().len(),
+        start.elapsed().as_secs_f64() * 1e3
+    );
+}
+
 fn main() {
     println!(
         "sizes: Record {} B, TraceEntry {} B, Snapshot {} B",
@@ -117,4 +149,5 @@ fn main() {
             e.tasks().len()
         );
     }
+    bench_branch_churn();
 }

@@ -585,6 +585,28 @@ fn a_follow_up_refines_the_result_under_the_same_name_with_its_own_artifact_id()
 }
 
 #[test]
+fn list_tasks_gives_the_first_page_of_fifty_and_a_token_for_the_rest() {
+    let mut e = with(|c| c.work_units = 1);
+    for _ in 0..60 {
+        run(&mut e, 10);
+        e.apply(Action::FollowUp).unwrap();
+    }
+    let m = wire::list_tasks(&e, START, CORE);
+    let r = &m[1].message["result"];
+    assert_eq!(
+        (&r["pageSize"], &r["totalSize"]),
+        (&json!(50), &json!(61)),
+        "a2a.proto: at most 50 when the request names no pageSize"
+    );
+    assert_eq!(r["nextPageToken"], json!("page-2"), "more pages follow");
+    let ids = each(&r["tasks"], "id");
+    assert_eq!(ids.len(), 50);
+    assert_eq!(ids[0], e.tasks()[60].id.as_str(), "the newest first");
+    assert_eq!(ids[49], e.tasks()[11].id.as_str());
+    assert!(wire::explain(&m[1]).contains("ListTasks result: 50 (of 61; the rest on later pages)"));
+}
+
+#[test]
 fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
     let mut e = with(|_| {});
     run(&mut e, 100);

@@ -763,17 +763,29 @@ impl Experiment {
         }
         let task = &mut self.tasks[self.viewed_task];
         let keep_id = task.records[self.position].id;
+        // Every entry traced before the first discarded state was made is
+        // kept: only the entries after it need filtering.
+        let first_gone = task.records[self.position + 1].id;
         task.records.truncate(self.position + 1);
         let current = self.viewed_task as u16;
+        let from = self
+            .trace
+            .partition_point(|e| e.seq < first_gone)
+            .max(self.current_trace_start);
         let tail: Vec<TraceEntry> = self
             .trace
-            .drain(self.current_trace_start..)
+            .drain(from..)
             .filter(|e| e.task != current || e.at <= keep_id)
             .collect();
         self.trace.extend(tail);
-        let trace = &self.trace;
-        self.sent
-            .retain(|(seq, _)| trace.binary_search_by_key(seq, |e| e.seq).is_ok());
+        let trace = &self.trace[from..];
+        let s = self.sent.partition_point(|(seq, _)| *seq < first_gone);
+        let sent: Vec<(u32, Action)> = self
+            .sent
+            .drain(s..)
+            .filter(|(seq, _)| trace.binary_search_by_key(seq, |e| e.seq).is_ok())
+            .collect();
+        self.sent.extend(sent);
         gone
     }
 }

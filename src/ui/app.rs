@@ -36,7 +36,7 @@ pub fn ControlRoom(
     let alert = AlertPlace::follow(store);
     keyboard_shortcuts(store, alert);
     keep_focus_in_panel();
-    keep_focus_when_play_stops(store);
+    keep_focus_when_play_acts(store);
     fade_notices(store);
 
     view! {
@@ -174,19 +174,31 @@ fn keep_focus_in_panel() {
     on_cleanup(move || handle.remove());
 }
 
-/// Play disables itself when the task stops for input, authorization, a
-/// pause or its end: focus on it goes to the Playback panel, as for a click.
-fn keep_focus_when_play_stops(store: Store) {
-    Effect::new(move |was_playing: Option<bool>| {
-        let playing = store.playing.get();
-        if was_playing == Some(true) && !playing {
-            request_animation_frame(|| {
-                if let Some(play) = document().get_element_by_id("play") {
-                    refocus_if_lost(play.unchecked_ref());
-                }
-            });
-        }
-        playing
+/// Playback, not the user, can disable the focused control: Play itself at
+/// a gate, a pause or the end; Step at a gate; Request cancellation or Pause
+/// task when the task completes. After each change of the experiment or of
+/// playback, focus on the last focused control goes to its panel if that
+/// control is now disabled or gone, as for a click. A press elsewhere on the
+/// page forgets the control: focus the user moved away stays where it went.
+fn keep_focus_when_play_acts(store: Store) {
+    let last = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    let focus_in = window_event_listener(ev::focusin, move |ev: web_sys::FocusEvent| {
+        let el = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        last.set_value(el);
+    });
+    let press = window_event_listener(ev::pointerdown, move |_| last.set_value(None));
+    on_cleanup(move || {
+        focus_in.remove();
+        press.remove();
+    });
+    Effect::new(move |_| {
+        store.exp.track();
+        store.playing.track();
+        request_animation_frame(move || {
+            if let Some(el) = last.try_get_value().flatten() {
+                refocus_if_lost(&el);
+            }
+        });
     });
 }
 

@@ -225,21 +225,33 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     ]
 }
 
+/// The tasks a `ListTasks` page holds when the request names no `pageSize`
+/// (a2a.proto `ListTasksRequest.page_size`).
+pub const LIST_TASKS_PAGE_SIZE: usize = 50;
+
+/// The `nextPageToken` of a first `ListTasks` page that is not the last: an
+/// opaque cursor, as the agent chooses.
+pub const LIST_TASKS_NEXT_PAGE: &str = "page-2";
+
 /// `ListTasks` for the context as of the viewed state, as every on-demand
 /// request: the viewed task at that state, the tasks before it (terminal by
 /// then) as they ended, none created later; newest status first. It asks for
-/// no history (`historyLength` 0) and, by default, gets no artifacts; one
-/// page, so `nextPageToken` is "". The pause proposal is in `enc`; the
-/// JSON-RPC id is `list-tasks-N`.
+/// no history (`historyLength` 0) and, by default, gets no artifacts. It
+/// names no `pageSize`, so it gets the first page of
+/// [`LIST_TASKS_PAGE_SIZE`] (a2a.proto's default): `nextPageToken` is "" when
+/// that is all of them, else [`LIST_TASKS_NEXT_PAGE`]. The pause proposal is
+/// in `enc`; the JSON-RPC id is `list-tasks-N`.
 pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, viewed, rec) = on_demand(exp, start_ms, enc);
     let id = format!("list-tasks-{n}");
+    let total = viewed + 1;
     // Newest status first: each task of a context starts after the one before
     // it has ended, so that is the reverse of their order.
     let tasks: Vec<Value> = exp.tasks()[..=viewed]
         .iter()
         .enumerate()
         .rev()
+        .take(LIST_TASKS_PAGE_SIZE)
         .map(|(ti, t)| {
             let at = if ti == viewed {
                 rec
@@ -254,10 +266,14 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
     } else {
         "ListTasksResponse"
     };
-    let total = tasks.len();
+    let next = if total > LIST_TASKS_PAGE_SIZE {
+        LIST_TASKS_NEXT_PAGE
+    } else {
+        ""
+    };
     let result = obj!(
-        "tasks" => tasks, "nextPageToken" => "",
-        "pageSize" => 50, "totalSize" => total,
+        "tasks" => tasks, "nextPageToken" => next,
+        "pageSize" => LIST_TASKS_PAGE_SIZE, "totalSize" => total,
     );
     vec![
         request(
@@ -461,7 +477,17 @@ pub fn explain(m: &WireMessage) -> String {
                 .iter()
                 .map(|t| t["status"]["state"].as_str().unwrap_or("?"))
                 .collect();
-            format!("ListTasks result: {} — {}", tasks.len(), states.join(", "))
+            let more = match r["totalSize"].as_u64() {
+                Some(total) if total > tasks.len() as u64 => {
+                    format!(" (of {total}; the rest on later pages)")
+                }
+                _ => String::new(),
+            };
+            format!(
+                "ListTasks result: {}{more} — {}",
+                tasks.len(),
+                states.join(", ")
+            )
         } else if let Some(s) = r["state"].as_str() {
             // PauseTaskResponse or AwaitTaskResumptionResponse (proposal).
             let call = m.payload_type.trim_start_matches("proposal:");
