@@ -234,6 +234,64 @@ test('a corrupt checkpoint gets a message and a fresh run', async () => {
   await page.context().close();
 });
 
+test('a run rewritten by a JavaScript JSON tool keeps its ids: seeds are drawn within 2^53', async () => {
+  const page = await openPage(browser());
+  for (let i = 0; i < 2; i++) {
+    await settle(page);
+    const text = await page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+    const seed = BigInt(text.match(/"seed":(\d+)/)[1]);
+    assert.ok(seed <= 2n ** 53n - 1n, `seed ${seed}`);
+    const rewritten = JSON.stringify(JSON.parse(text), null, 2);
+    const taskId = await page.getByTestId('task-id').innerText();
+    const other = await openPage(browser(), `#run=${encodeURIComponent(rewritten)}`);
+    assert.equal(await other.getByTestId('notice').innerText(), 'Opened the shared run.');
+    assert.equal(await other.getByTestId('task-id').innerText(), taskId, 'the same ids');
+    assertNoErrors(other);
+    await other.context().close();
+    await page.getByRole('button', { name: 'Restart experiment' }).click(); // a fresh seed
+  }
+  // A seed beyond 2^53 that a JavaScript number could hold may have been
+  // rounded on its way: the page says its ids may not be the original's.
+  await settle(page);
+  const text = await page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  const rounded = text.replace(/"seed":\d+/, '"seed":13675345984917557248');
+  const other = await openPage(browser(), `#run=${encodeURIComponent(rounded)}`);
+  assert.match(await other.getByTestId('notice').innerText(), /^Opened the shared run\. Its id seed is beyond what a JavaScript number holds exactly: if a JSON tool rewrote it, its task and context ids may differ/);
+  assertNoErrors(other);
+  await other.context().close();
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a corrupt checkpoint that cannot be moved apart stays until the run changes', async () => {
+  const page = await openPage(browser());
+  await settle(page);
+  const corrupt = '{"format":"a2a-control-room/run","version":1,"config":';
+  // Storage is full for the copy: the text cannot be kept apart.
+  await page.context().addInitScript(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key.includes('.unreadable')) throw new DOMException('full', 'QuotaExceededError');
+      return set.call(this, key, value);
+    };
+  });
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run', t), corrupt);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.match(
+    await page.getByTestId('alert').innerText(),
+    /could not be opened: .*storage is full\), so it stays under “a2a-control-room\/run” until the run on this page changes and is saved there\./,
+  );
+  const checkpoint = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  await page.waitForTimeout(600); // past the save a change would make
+  assert.equal(await checkpoint(), corrupt, 'the fresh run is not saved over it');
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(page);
+  assert.match(await checkpoint(), /"script":\[\{"Steps":1\}\]/, 'a change is saved, as said');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a link opened over an unreadable checkpoint and Undo copy keeps both texts apart and says so', async () => {
   const page = await openPage(browser());
   await page.getByRole('button', { name: 'Step', exact: true }).click();

@@ -420,3 +420,14 @@ fn a_storage_message_is_said_once_after_what_the_notice_said() {
     let twice = notice_with(&once, &size(1_049_000));
     assert_eq!(twice, format!("Work units changed. {}", size(1_049_000)));
 }
+
+#[test]
+fn a_seed_a_javascript_number_may_have_rounded_is_told_apart() {
+    // Within 2^53 every JSON tool keeps the seed exactly.
+    assert!(!IdSource::seeded(MAX_PORTABLE_SEED).seed_may_be_rounded());
+    // Beyond it, a seed with bits a double cannot hold was not rounded…
+    assert!(!IdSource::seeded(13_675_345_984_917_556_654).seed_may_be_rounded());
+    // …and one a double holds exactly may have been.
+    assert!(IdSource::seeded(13_675_345_984_917_557_248).seed_may_be_rounded());
+    assert!(IdSource::seeded(MAX_PORTABLE_SEED + 1).seed_may_be_rounded());
+}

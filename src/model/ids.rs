@@ -15,10 +15,25 @@ pub struct IdSource {
     drawn: u64,
 }
 
+/// The largest seed a JSON number keeps exactly in every tool: JavaScript
+/// numbers hold integers exactly up to 2^53 − 1, so a run file rewritten by
+/// a JavaScript-based tool keeps its seed, and its ids, when the seed is
+/// within it. The page draws its seeds in this range.
+pub const MAX_PORTABLE_SEED: u64 = (1 << 53) - 1;
+
 impl IdSource {
     /// A source that yields the same sequence of ids for the same seed.
     pub const fn seeded(seed: u64) -> Self {
         IdSource { seed, drawn: 0 }
+    }
+
+    /// Whether the seed may have lost precision on its way here: it is
+    /// beyond [`MAX_PORTABLE_SEED`] and is a number a JavaScript number can
+    /// hold (as a rounded one is), so a JSON tool that went through
+    /// JavaScript may have changed it, and the ids with it. (Runs saved
+    /// before seeds were kept in that range may have such a seed too.)
+    pub fn seed_may_be_rounded(&self) -> bool {
+        self.seed > MAX_PORTABLE_SEED && (self.seed as f64) as u64 == self.seed
     }
 
     /// The next id, a lowercase hyphenated UUID v4.

@@ -23,7 +23,7 @@ pub use action::{
 };
 pub use config::{play_interval_ms, Config, ConfigError, Setting, Switch};
 pub use experiment::{Applied, Experiment, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
-pub use ids::IdSource;
+pub use ids::{IdSource, MAX_PORTABLE_SEED};
 pub use lifecycle::{
     Ahead, Mark, PlanMark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, MAX_GAP_UNITS,
     TRANSITIONS,

@@ -26,8 +26,8 @@ pub fn ControlRoom(
     };
     provide_context(store);
     if persist {
-        persist::restore(store);
-        persist::autosave(store);
+        let checkpoint_stays = persist::restore(store);
+        persist::autosave(store, checkpoint_stays);
         persist::follow_links(store);
         persist::watch_other_tabs(store);
         persist::remember_preferences(store);

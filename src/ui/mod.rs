@@ -20,12 +20,15 @@ pub use lifecycle::{diagram_lines, diagram_svg, possible_summary, state_kinds, t
 pub use persist::notice_with;
 pub use store::{Store, DEFAULT_CLARIFICATION, SPEEDS};
 
+use crate::model::MAX_PORTABLE_SEED;
 use leptos::prelude::*;
 
-/// A random seed for the id source, drawn once from the platform's generator
-/// (in the browser: `crypto.getRandomValues` through getrandom).
+/// A random seed for the id source, drawn from the platform's generator (in
+/// the browser: `crypto.getRandomValues` through getrandom), within
+/// [`MAX_PORTABLE_SEED`] so that a run file keeps its ids through any JSON
+/// tool.
 pub fn random_seed() -> u64 {
-    uuid::Uuid::new_v4().as_u64_pair().0
+    uuid::Uuid::new_v4().as_u64_pair().0 & MAX_PORTABLE_SEED
 }
 
 /// The page, over a fresh experiment with randomly seeded ids.

@@ -36,40 +36,55 @@ fn storage() -> Option<web_sys::Storage> {
 /// A link that cannot be opened falls back to the checkpoint, which it never
 /// overwrites. A stored run that cannot be read (the checkpoint, or the run
 /// kept for Undo) is moved apart, not dropped (until *Forget saved run*),
-/// and an alert says so.
-pub fn restore(store: Store) {
+/// and an alert says so. Returns whether an unreadable checkpoint could not
+/// be moved apart: then [`autosave`] leaves it in place until the run changes.
+pub fn restore(store: Store) -> bool {
     let mut alerts = Vec::new();
+    let mut checkpoint_stays = false;
     // The run kept for Undo, read (or moved apart) before anything replaces it.
-    let previous = stored_run(PREVIOUS_KEY).unwrap_or_else(|(why, kept)| {
+    let previous = stored_run(PREVIOUS_KEY).unwrap_or_else(|(why, aside)| {
         alerts.push(format!(
-            "The run kept for Undo could not be read: {why}; {kept}."
+            "The run kept for Undo could not be read: {why}; {}.",
+            aside.said
         ));
         None
     });
     match take_link(store) {
         None => match restore_saved(store) {
             Saved::Restored | Saved::None => {}
-            Saved::Unreadable(why, kept) => alerts.push(format!(
-                "The run saved in this browser could not be opened: {why}. A fresh run was started; {kept}."
-            )),
+            Saved::Unreadable(why, aside) => {
+                checkpoint_stays = aside.stayed;
+                alerts.push(format!(
+                    "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
+                    aside.said
+                ));
+            }
         },
         Some(Ok(())) => {
             // The run this browser had saved stays within reach of Undo.
             match stored_run(STORAGE_KEY) {
                 Ok(run) => keep_for_undo(store, run),
-                Err((why, kept)) => alerts.push(format!(
-                    "The run saved in this browser before this link could not be read: {why}; {kept}."
-                )),
+                Err((why, aside)) => {
+                    checkpoint_stays = aside.stayed;
+                    alerts.push(format!(
+                        "The run saved in this browser before this link could not be read: {why}; {}.",
+                        aside.said
+                    ));
+                }
             }
-            store.notice.set(Some("Opened the shared run.".into()));
+            say_opened(store, "Opened the shared run.");
         }
         Some(Err(why)) => {
             let instead = match restore_saved(store) {
                 Saved::Restored => "The run saved in this browser was opened instead.".into(),
                 Saved::None => "A fresh run was started.".into(),
-                Saved::Unreadable(e, kept) => format!(
-                    "The run saved in this browser could not be opened either ({e}): a fresh run was started; {kept}."
-                ),
+                Saved::Unreadable(e, aside) => {
+                    checkpoint_stays = aside.stayed;
+                    format!(
+                        "The run saved in this browser could not be opened either ({e}): a fresh run was started; {}.",
+                        aside.said
+                    )
+                }
             };
             alerts.push(format!(
                 "The shared link could not be opened: {why}. {instead}"
@@ -84,11 +99,12 @@ pub fn restore(store: Store) {
         store.alert.set(Some(alerts.join(" ")));
     }
     keep_replaced(store);
+    checkpoint_stays
 }
 
 /// The run stored under `key`, if any. One that cannot be read (or replayed)
 /// is moved apart by [`set_aside`]: the error, and where its text now is.
-fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, String)> {
+fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, Aside)> {
     let Some(text) = stored(key) else {
         return Ok(None);
     };
@@ -98,14 +114,29 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, String)> {
     }
 }
 
+/// Where an unreadable stored text went: what to tell the user, and whether
+/// it stayed under its own key (it could not be moved apart).
+struct Aside {
+    said: String,
+    stayed: bool,
+}
+
 /// Moves the unreadable `text` stored under `key` to `key` + `.unreadable`
 /// (`a2a-control-room/run.unreadable` for the checkpoint; `-2`, `-3`… after
 /// it when that is taken), where no save writes, and says where it is. The
 /// original is removed only once the copy is made.
-fn set_aside(key: &str, text: &str) -> String {
+fn set_aside(key: &str, text: &str) -> Aside {
     /// How many unreadable texts one key keeps apart.
     const PLACES: u32 = 1000;
-    let stays = |why: &str| format!("{why}, so it stays under “{key}” until a run is saved there");
+    let until = if key == STORAGE_KEY {
+        "the run on this page changes and is saved there"
+    } else {
+        "another run is kept there"
+    };
+    let stays = |why: &str| Aside {
+        said: format!("{why}, so it stays under “{key}” until {until}"),
+        stayed: true,
+    };
     let Some(s) = storage() else {
         return stays("this browser did not let the page keep its text apart (storage is off)");
     };
@@ -124,7 +155,10 @@ fn set_aside(key: &str, text: &str) -> String {
         return stays("this browser did not let the page keep its text apart (storage is full)");
     }
     let _ = s.remove_item(key);
-    format!("its text is kept in this browser's storage under “{free}”")
+    Aside {
+        said: format!("its text is kept in this browser's storage under “{free}”"),
+        stayed: false,
+    }
 }
 
 /// Offers `run` to Undo if it holds anything and differs from the run on the page.
@@ -200,7 +234,7 @@ fn keep_preference(key: &str, value: Option<&str>) {
 pub fn follow_links(store: Store) {
     let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
         None => {}
-        Some(Ok(())) => store.notice.set(Some("Opened the shared run.".into())),
+        Some(Ok(())) => say_opened(store, "Opened the shared run."),
         Some(Err(why)) => store.alert.set(Some(format!(
             "The shared link could not be opened: {why}. The run on the page is unchanged."
         ))),
@@ -261,7 +295,7 @@ enum Saved {
     Restored,
     None,
     /// It could not be read (why); where its text now is (see [`set_aside`]).
-    Unreadable(String, String),
+    Unreadable(String, Aside),
 }
 
 /// Opens the checkpoint saved in this browser, if there is one. One that
@@ -281,6 +315,21 @@ fn restore_saved(store: Store) -> Saved {
     }
 }
 
+/// Says that a link or file was opened (`what`), and, when its id seed may
+/// have been rounded by a JSON tool on the way, that its ids may not be
+/// the original's.
+fn say_opened(store: Store, what: &str) {
+    let rounded = store.run.with_value(|r| r.ids.seed_may_be_rounded());
+    store.notice.set(Some(if rounded {
+        format!(
+            "{what} Its id seed is beyond what a JavaScript number holds exactly: if a JSON tool \
+             rewrote it, its task and context ids may differ from the original run's."
+        )
+    } else {
+        what.to_string()
+    }));
+}
+
 /// The text stored under `key`, if any.
 fn stored(key: &str) -> Option<String> {
     storage()?.get_item(key).ok().flatten()
@@ -288,10 +337,12 @@ fn stored(key: &str) -> Option<String> {
 
 /// Saves the run at most 250 ms after a change, however fast changes come
 /// (a task playing at 10× included), and at once when the page is hidden or
-/// closed with a save still due.
-pub fn autosave(store: Store) {
+/// closed with a save still due. With `hold`, the run now on the page is not
+/// saved until it changes: an unreadable checkpoint that could not be moved
+/// apart stays in place until then.
+pub fn autosave(store: Store, hold: bool) {
     let due = StoredValue::new(false);
-    let forgotten = StoredValue::new(None::<String>);
+    let forgotten = StoredValue::new(hold.then(|| store.run.with_value(SavedRun::to_json)));
     provide_context(Saving { due, forgotten });
     // Writes the save that is due, if one is.
     let flush = move || {
@@ -512,7 +563,7 @@ pub fn SharePanel() -> impl IntoView {
             match wasm_bindgen_futures::JsFuture::from(promise).await {
                 Ok(text) => {
                     if store.load(&text.as_string().unwrap_or_default(), "run file") {
-                        store.notice.set(Some("Imported the run file.".into()));
+                        say_opened(store, "Imported the run file.");
                     }
                 }
                 Err(_) => store
