@@ -360,6 +360,25 @@ fn clarification_text_must_be_present_and_bounded() {
     );
     let max = "é".repeat(MAX_CLARIFICATION_CHARS);
     assert_eq!(e.legality(&Action::SupplyClarification(max)), Ok(()));
+    // A message to a terminal task is sent (the agent refuses it), so its
+    // text is held to the same rule; while WORKING, the state is what is wrong.
+    let mut e = exp(cfg());
+    assert_eq!(
+        e.legality(&Action::SupplyClarification("   ".into())),
+        Err(Refusal::NotInputRequired(TaskState::Submitted))
+    );
+    run(&mut e, 1000);
+    assert_eq!(state(&e), TaskState::Completed);
+    let empty = Action::SupplyClarification("   ".into());
+    assert_eq!(e.sends(&empty), Err(Refusal::EmptyClarification));
+    let long = Action::SupplyClarification("x".repeat(MAX_CLARIFICATION_CHARS + 1));
+    assert_eq!(e.sends(&long), Err(Refusal::ClarificationTooLong));
+    let more = Action::SupplyClarification("more".into());
+    assert_eq!(e.sends(&more), Ok(()), "sent, and refused by the agent");
+    assert_eq!(
+        e.legality(&more),
+        Err(Refusal::NotInputRequired(TaskState::Completed))
+    );
 }
 
 #[test]

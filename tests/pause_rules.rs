@@ -276,6 +276,11 @@ fn only_the_matching_event_wakes_a_conditioned_self_park() {
         e.apply(Action::FireEvent("   ".into())),
         Err(Refusal::EmptyEventName)
     );
+    // No task can wait for a name longer than a configured one may be.
+    assert_eq!(
+        e.apply(Action::FireEvent("e".repeat(MAX_EVENT_BYTES + 1))),
+        Err(Refusal::EventNameTooLong)
+    );
     e.apply(Action::FireEvent("pr.merged".into())).unwrap();
     assert_eq!(state(&e), TaskState::Working);
 }

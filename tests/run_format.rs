@@ -240,11 +240,11 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"version\":1", "\"version\":\"1\""),
-            "its version is \"1\", not a whole number",
+            "its version is \"1\", not an integer such as 1",
         ),
         (
             good.replace("\"version\":1", "\"version\":1.5"),
-            "its version is 1.5, not a whole number",
+            "its version is 1.5, not an integer such as 1",
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":40"),

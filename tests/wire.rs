@@ -536,13 +536,14 @@ fn terminal_tasks_refuse_messages_and_subscriptions() {
     assert_eq!(m[0].message["params"]["message"]["taskId"], tid);
     let parts = &m[0].message["params"]["message"]["parts"];
     assert_eq!(parts, &json!([{"text": "more"}]), "the text as sent");
-    // An empty one too: nothing is made up.
-    let _ = e.apply(Action::SupplyClarification(String::new()));
-    let seq = e.trace().last().unwrap().seq;
-    let m = wire::entry_messages(&e, seq, START);
-    let parts = &m[0].message["params"]["message"]["parts"];
-    assert_eq!(parts, &json!([{"text": ""}]));
-    assert_error(&m[1], -32004, "UNSUPPORTED_OPERATION", &tid);
+    // An empty text is the page's own refusal, as at INPUT_REQUIRED: the
+    // client sends nothing.
+    assert_eq!(
+        e.apply(Action::SupplyClarification("  ".into())),
+        Err(Refusal::EmptyClarification)
+    );
+    let empty = e.trace().last().unwrap().seq;
+    assert!(wire::entry_messages(&e, empty, START).is_empty());
 
     let s = wire::subscribe(&e, START, CORE);
     assert_eq!(method(&s[0]), Some("SubscribeToTask"));

@@ -103,6 +103,10 @@ pub enum Refusal {
     BadResumeToken,
     /// Proposal: an event without a name.
     EmptyEventName,
+    /// Proposal: an event name longer than
+    /// [`MAX_EVENT_BYTES`](super::MAX_EVENT_BYTES) bytes, which no task can
+    /// wait for.
+    EventNameTooLong,
     /// The run holds [`MAX_TRACE_ENTRIES`](super::MAX_TRACE_ENTRIES) trace
     /// entries, the most one run keeps.
     RunFull,
@@ -290,6 +294,11 @@ impl fmt::Display for Refusal {
                 "The resume input is longer than {MAX_CLARIFICATION_CHARS} characters."
             ),
             Refusal::EmptyEventName => f.write_str("The event has no name."),
+            Refusal::EventNameTooLong => write!(
+                f,
+                "The event name is longer than {} bytes, so no task waits for it.",
+                super::MAX_EVENT_BYTES
+            ),
             Refusal::RunFull => write!(
                 f,
                 "This run holds {} trace entries, the most one run keeps: go back to an earlier state to branch from it, or restart.",

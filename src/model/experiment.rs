@@ -3,7 +3,7 @@
 use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
-use super::pause::{Initiator, PauseMode, PendingPause};
+use super::pause::{Initiator, PauseMode, PendingPause, MAX_EVENT_BYTES};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
 use super::trace::{Actor, Event, Outcome, TraceEntry};
@@ -275,13 +275,18 @@ impl Experiment {
                 s if s.is_interrupted() => Err(Refusal::Interrupted(s)),
                 s => Err(Refusal::Terminal(s)),
             },
+            // The text is checked before a terminal state: a message to a
+            // terminal task is sent (and refused by the agent), so it must be
+            // one the page would send at INPUT_REQUIRED.
             Action::SupplyClarification(text) => {
-                if state != TaskState::InputRequired {
+                if state != TaskState::InputRequired && !state.is_terminal() {
                     Err(Refusal::NotInputRequired(state))
                 } else if text.trim().is_empty() {
                     Err(Refusal::EmptyClarification)
                 } else if text.chars().count() > MAX_CLARIFICATION_CHARS {
                     Err(Refusal::ClarificationTooLong)
+                } else if state != TaskState::InputRequired {
+                    Err(Refusal::NotInputRequired(state))
                 } else {
                     Ok(())
                 }
@@ -330,6 +335,9 @@ impl Experiment {
                 }
             }
             Action::FireEvent(name) if name.trim().is_empty() => Err(Refusal::EmptyEventName),
+            Action::FireEvent(name) if name.trim().len() > MAX_EVENT_BYTES => {
+                Err(Refusal::EventNameTooLong)
+            }
             Action::FireEvent(_) => Ok(()),
         }
     }

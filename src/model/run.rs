@@ -176,7 +176,7 @@ impl SavedRun {
             Some((_, Some(v))) => return Err(RunError::WrongVersion(v)),
             Some((v, None)) => {
                 return Err(RunError::NotJson(format!(
-                    "its version is {v}, not a whole number"
+                    "its version is {v}, not an integer such as {RUN_VERSION}"
                 )))
             }
             None => return Err(RunError::NotJson("no version".into())),

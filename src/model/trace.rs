@@ -54,14 +54,14 @@ pub enum Event {
     AskedAuth { unit: u8 },
     /// The client supplied clarification.
     Clarified,
-    /// The client authorized.
+    /// Authorization arrived, out of band (the simulator stands in for it).
     Authorized,
     /// The client requested cancellation.
     CancelRequested,
     /// The client asked for a follow-up task (recorded on the new task's
     /// creation; a refused request is traced on the task it was asked of).
     FollowUpRequested,
-    /// The client asked for a Step that was refused.
+    /// A Step of the simulation was asked for and refused.
     StepRequested,
     /// Proposal: the client sent PauseTask (the task pauses now, or once the
     /// in-flight unit or the whole work is done).
@@ -77,7 +77,8 @@ pub enum Event {
         had_input: bool,
         continue_transcript: bool,
     },
-    /// Proposal: the client fired an event (it wakes the task only if it matches).
+    /// Proposal: an external event was fired, by the simulator (it wakes the
+    /// task only if it matches).
     EventFired,
     /// Proposal: the self-park timed out (failing the task or resuming it).
     TimedOut,

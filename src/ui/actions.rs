@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, PauseMode, Refusal};
+use crate::model::{after_colon, Action, PauseMode, Refusal, MAX_EVENT_BYTES};
 use leptos::prelude::*;
 
 /// A button for `action`, with its reason line below it.
@@ -64,6 +64,9 @@ fn TextField(
     label: &'static str,
     value: RwSignal<String>,
     #[prop(optional)] placeholder: &'static str,
+    /// The most characters the field takes, when it has a limit.
+    #[prop(optional)]
+    maxlength: Option<usize>,
 ) -> impl IntoView {
     view! {
         <div class="field field-text">
@@ -72,6 +75,7 @@ fn TextField(
                 type="text"
                 id=id
                 placeholder=placeholder
+                maxlength=maxlength.map(|n| n.to_string())
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
@@ -243,7 +247,7 @@ fn PauseControls() -> impl IntoView {
                     }}
                 </p>
             </div>
-            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire/>
+            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire maxlength=MAX_EVENT_BYTES/>
             <ActionButton
                 id="act-fire-event"
                 action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))

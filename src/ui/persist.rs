@@ -461,7 +461,15 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
     a.set_href(&url);
     a.set_download(name);
     a.click();
-    web_sys::Url::revoke_object_url(&url)
+    // Not at once: some browsers cancel a download whose URL is revoked
+    // right after the click.
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        Duration::from_secs(10),
+    );
+    Ok(())
 }
 
 /// The longest address Chromium opens (2 MiB), and so the longest link.

@@ -14,18 +14,32 @@ pub fn PlaybackPanel() -> impl IntoView {
     let paused = move || store.exp.with(|e| e.snapshot().state == TaskState::Paused);
     let playing = move || store.playing.get();
     // Where a task that waits for the client is answered, wherever the
-    // Act panel is on the page.
+    // Act panel is on the page: only when the answer is allowed (not at the
+    // limits of a run, nor on a read-only task). A clarification is offered
+    // whatever the text field holds: the link goes to the field.
     let answer = move || {
-        let state = store
-            .exp
-            .with(|e| (!e.is_read_only()).then(|| e.snapshot().state))?;
-        match state {
-            TaskState::InputRequired => Some(("clarification-text", "Go to clarification")),
-            TaskState::AuthRequired => Some(("act-authorize", "Go to authorization")),
-            TaskState::Paused => Some(("act-resume", "Go to resume")),
-            s if s.is_terminal() => Some(("act-follow-up", "Go to follow-up")),
-            _ => None,
-        }
+        store.exp.with(|e| {
+            let (answer, at) = match e.snapshot().state {
+                TaskState::InputRequired => (
+                    Action::SupplyClarification("…".into()),
+                    ("clarification-text", "Go to clarification"),
+                ),
+                TaskState::AuthRequired => {
+                    (Action::Authorize, ("act-authorize", "Go to authorization"))
+                }
+                TaskState::Paused => (
+                    Action::ResumeTask {
+                        token: e.resume_token().unwrap_or_default().to_string(),
+                        input: None,
+                        continue_transcript: true,
+                    },
+                    ("act-resume", "Go to resume"),
+                ),
+                s if s.is_terminal() => (Action::FollowUp, ("act-follow-up", "Go to follow-up")),
+                _ => return None,
+            };
+            e.legality(&answer).is_ok().then_some(at)
+        })
     };
     view! {
         <section class="panel" aria-labelledby="playback-h">

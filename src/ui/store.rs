@@ -1,6 +1,8 @@
 //! The page's one store: the experiment and the little UI state around it.
-//! Every panel reads from here and changes things only through its methods,
-//! so every rule stays in the model.
+//! Every panel reads from here. The experiment changes only through the
+//! store's methods, so every rule stays in the model; panels set the plain
+//! UI state (what the Wire panel shows, the texts of the forms, messages)
+//! directly.
 
 use super::wire::WireView;
 use crate::model::{
