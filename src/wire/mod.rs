@@ -955,15 +955,13 @@ impl<'a> Walk<'a> {
             self.exp.config().work_units
         )
         .into();
-        let mut ask = envelope(
+        let ask = call(
             seq,
             Party::Agent,
-            Transport::JsonRpc,
             "proposal:AwaitTaskResumptionRequest",
-            "params",
+            "AwaitTaskResumption",
             params,
         );
-        ask.message["method"] = "AwaitTaskResumption".into();
         let result = obj!(
             "taskId" => tid, "state" => "TASK_STATE_PAUSED", "pause" => pause.clone(),
         );
@@ -1260,8 +1258,20 @@ fn request(id: impl Into<Value>, method: &'static str, params: Value) -> WireMes
         "ListTasks" => "ListTasksRequest",
         _ => "SendMessageRequest",
     };
-    let mut m = envelope(id, Party::Client, Transport::JsonRpc, ty, "params", params);
-    m.message["method"] = method.into();
+    call(id, Party::Client, ty, method, params)
+}
+
+/// A JSON-RPC request from `from`, its members in the order JSON-RPC 2.0
+/// lists them: `jsonrpc`, `id`, `method`, `params`.
+fn call(
+    id: impl Into<Value>,
+    from: Party,
+    ty: &'static str,
+    method: &'static str,
+    params: Value,
+) -> WireMessage {
+    let mut m = envelope(id, from, Transport::JsonRpc, ty, "method", method.into());
+    m.message["params"] = params;
     m
 }
 
