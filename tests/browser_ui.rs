@@ -756,6 +756,17 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     assert_eq!(p.text("#wire-get-task"), "Get task");
     p.click("#wire-get-task").await;
     assert_eq!(payload_types(&p), ["GetTaskRequest", "Task"]);
+    assert_eq!(p.count(".wire .warning"), 0, "the task as it is now");
+    // On an earlier state it answers as of then, and says a real one would not.
+    p.set_range("#recorded-state", 0).await;
+    assert!(p
+        .text("[data-testid=wire-messages]")
+        .contains("TASK_STATE_SUBMITTED"));
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains("No A2A request reads an earlier state: sent now, it would find this task in TASK_STATE_WORKING."),
+        "{note}"
+    );
 }
 
 #[wasm_bindgen_test]

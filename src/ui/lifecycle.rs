@@ -403,12 +403,29 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
     // Terminal marks over the cursor, so one at the latest state stays visible.
     for mark in &bar.marks {
         let x = Pct(pm(mark.x).clamp(3, 997));
+        let class = format!(
+            "{}{}",
+            short_name(mark.state).to_ascii_lowercase(),
+            if mark.x > bar.cursor { " ahead" } else { "" }
+        );
         let _ = write!(
             s,
-            "<line class=\"mark {}{}\" x1=\"{x}\" x2=\"{x}\" y1=\"2\" y2=\"38\"><title>{}</title></line>",
-            short_name(mark.state).to_ascii_lowercase(),
-            if mark.x > bar.cursor { " ahead" } else { "" },
+            "<line class=\"mark {class}\" x1=\"{x}\" x2=\"{x}\" y1=\"2\" y2=\"38\"><title>{}</title></line>",
             mark.state.name()
+        );
+        // How the task ended, written on the plan it left undone where the
+        // bar has room for it (`wide`: only on a bar of 560 px or more).
+        let name = short_name(mark.state);
+        let fits = |px: usize| (1000 - pm(mark.x)) as usize * px / 1000 >= name.len() * 7 + 10;
+        let wide = match (fits(320), fits(560)) {
+            (true, _) => "",
+            (false, true) => " wide",
+            (false, false) => continue,
+        };
+        let _ = write!(
+            s,
+            "<text class=\"end {class}{wide}\" x=\"{}\" y=\"25\">{name}</text>",
+            Pct(pm(mark.x) + 12)
         );
     }
     s.push_str("</svg>");
@@ -513,11 +530,52 @@ fn ahead_words(a: Ahead) -> Option<(&'static str, &'static str, &'static str)> {
 /// A sentence for screen readers and for the panel's caption: where the
 /// cursor is and what the bar holds.
 pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
-    let waits = bar
+    let (mut before, mut after) = (0, 0);
+    for seg in &bar.segments {
+        if let Span::Wait { .. } = seg.span {
+            if seg.x < bar.cursor {
+                before += 1;
+            } else {
+                after += 1;
+            }
+        }
+    }
+    let waits = |n: usize, when: &str| match n {
+        1 => format!("1 wait {when}"),
+        n => format!("{n} waits {when}"),
+    };
+    let gaps = if before + after == 1 {
+        "drawn as a gap"
+    } else {
+        "drawn as gaps"
+    };
+    let waits = match (before, after) {
+        (0, 0) => "no wait".to_string(),
+        (b, 0) => format!("{}, {gaps}", waits(b, "before it")),
+        (0, a) => format!("{}, {gaps}", waits(a, "after it")),
+        (b, a) => format!("{} and {a} after it, {gaps}", waits(b, "before it")),
+    };
+    let lost: u32 = bar
         .segments
         .iter()
-        .filter(|s| matches!(s.span, Span::Wait { .. }))
-        .count();
+        .filter(|s| matches!(s.span, Span::Work { lost: true, .. }))
+        .map(|s| s.w)
+        .sum();
+    let ended = match (bar.marks.first(), exp.viewed_task().records().last()) {
+        (Some(mark), Some(last)) => {
+            let units = last.snap.completed_units;
+            let lost = match lost {
+                0 => String::new(),
+                _ => format!(" (the work on unit {} not counted)", units + 1),
+            };
+            format!(
+                " The task ends {} with {units} of {} units done{lost}.",
+                mark.state,
+                exp.config().work_units
+            )
+        }
+        _ => String::new(),
+    };
     let ahead: Vec<&str> = bar
         .ahead
         .iter()
@@ -530,15 +588,10 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         format!(" Still ahead on the plan: {}.", ahead.join(", then "))
     };
     format!(
-        "Time bar: state {} of {} at {} s active; {}.{ahead} Click the bar to go to that moment, or move with the Recorded state slider.",
+        "Time bar: state {} of {} at {} s active; {waits}.{ended}{ahead} Move with the Recorded state slider, or click the bar to go to that moment.",
         exp.position() + 1,
         exp.viewed_task().records().len(),
         exp.snapshot().active_s,
-        match waits {
-            0 => "no wait".to_string(),
-            1 => "1 wait, drawn as a gap".to_string(),
-            n => format!("{n} waits, drawn as gaps"),
-        },
     )
 }
 

@@ -86,7 +86,9 @@ pub fn WirePanel() -> impl IntoView {
     };
     let note = move || {
         let t = match view_kind.get() {
-            WireView::GetTask | WireView::Subscribe | WireView::ListTasks => return None,
+            WireView::GetTask | WireView::Subscribe | WireView::ListTasks => {
+                return store.exp.with(answered_from_the_past)
+            }
             _ => shown.get()?,
         };
         store.exp.with(|e| {
@@ -373,6 +375,19 @@ pub(super) fn latest(e: &Experiment) -> Option<u32> {
         .find(|t| !t.is_tick())
         .or(upto.last())
         .map(|t| t.seq)
+}
+
+/// What an on-demand request answered as of an earlier recorded state hides:
+/// a real one reaches the task only as it is now.
+fn answered_from_the_past(e: &Experiment) -> Option<String> {
+    if e.later_count() == 0 {
+        return None;
+    }
+    let now = e.tasks()[e.viewed_task_index()].latest().snap.state;
+    Some(format!(
+        "Answered as of the viewed state, so that the messages follow a seek. No A2A request \
+         reads an earlier state: sent now, it would find this task in {now}."
+    ))
 }
 
 /// Message `k` of the `n` shown.
