@@ -65,6 +65,26 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   await done(page);
 });
 
+test('Play stops where a self-park with a timeout takes effect; Play again runs its waiting clock', async () => {
+  const page = await proposalPage({ park: 2, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary' });
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_PAUSED');
+  await page.getByRole('button', { name: 'Play' }).waitFor();
+  assert.match(
+    await text(page, 'status'),
+    /Playback stopped: the task paused\. Resume it or fire its event, or press Play to let its waiting clock run\./,
+  );
+  // The client's turn: nothing ran past it.
+  await page.waitForTimeout(500);
+  assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
+  assert.ok(!(await page.locator('#play').isDisabled()), 'Play can run the waiting clock');
+  await page.getByRole('button', { name: 'Play' }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.match(await page.getByTestId("trace").innerText(), /self-park timeout/);
+  await done(page);
+});
+
 test('(c) the matching event wakes a conditioned self-park', async () => {
   const page = await proposalPage({ park: 1, event: 'pr.merged' });
   await click(page, 'step');

@@ -250,8 +250,27 @@ impl Store {
         if self.stop_if_done() {
             return;
         }
+        let state = || self.exp.with_untracked(|e| e.snapshot().state);
+        let before = state();
         self.act_from(Action::Step, None, true);
-        self.stop_if_done();
+        if self.stop_if_done() {
+            return;
+        }
+        // Proposal: a pause that takes effect stops Play as a gate does, so
+        // that the client's turn is not run past; Play again runs the
+        // waiting clock towards its timeout.
+        if before != TaskState::Paused && state() == TaskState::Paused {
+            self.playing.set(false);
+            self.status.set(format!(
+                "{} Playback stopped: the task paused. Resume it{}, or press Play to let its waiting clock run.",
+                self.describe_state(),
+                self.exp.with_untracked(|e| if e.snapshot().pause.is_some_and(|p| p.event) {
+                    " or fire its event"
+                } else {
+                    ""
+                })
+            ));
+        }
     }
 
     /// Stops playback, saying why, where it can go no further; whether it
