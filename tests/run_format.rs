@@ -252,7 +252,19 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":4000"),
-            "not a valid run",
+            "not a valid run (config.work_units: invalid value: integer `4000`, expected a whole number from 0 to 255)",
+        ),
+        (
+            good.replace("\"work_units\":4", "\"work_units\":\"4\""),
+            "(config.work_units: invalid type: string \"4\", expected a whole number from 0 to 255)",
+        ),
+        (
+            good.replace("\"Seek\":3", "\"Seek\":-3"),
+            "(script item 10: invalid value: integer `-3`, expected a whole number from 0 to 4294967295)",
+        ),
+        (
+            good.replace("\"drawn\":0", "\"drawn\":1e26"),
+            "(ids.drawn: invalid type: floating point `1e+26`, expected a whole number from 0 to",
         ),
         (
             good.replace("\"Seek\":3", "\"Seek\":99"),
@@ -277,7 +289,7 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":4,\"speed\":2"),
-            "unknown field `speed`",
+            "(config.speed: unknown field `speed`",
         ),
         (
             good.replace(

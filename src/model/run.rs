@@ -50,6 +50,72 @@ pub struct SavedRun {
     pub script: Vec<ScriptOp>,
 }
 
+/// Where a run that does not decode goes wrong, and how, in words: the
+/// member (`config.work_units`, `script` item 3) found by putting each of
+/// the run's members, one at a time, in a run that decodes, and the decoder's
+/// complaint without Rust's type names (`u8` is a whole number from 0 to 255).
+fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
+    use serde_json::Value;
+    let mut model = serde_json::to_value(SavedRun::model()).unwrap_or(Value::Null);
+    let decodes = |v: &Value| SavedRun::deserialize(v).is_ok();
+    let mut place = None;
+    if let (Value::Object(members), true) = (run, decodes(&model)) {
+        'members: for (key, given) in members {
+            let mut probe = model.clone();
+            probe[key] = given.clone();
+            if decodes(&probe) {
+                continue;
+            }
+            place = Some(key.clone());
+            // Within a member: a field of an object, an item of a list.
+            match (given, &model[key]) {
+                (Value::Object(fields), Value::Object(_)) => {
+                    for (field, v) in fields {
+                        let mut probe = model.clone();
+                        probe[key][field] = v.clone();
+                        if !decodes(&probe) {
+                            place = Some(format!("{key}.{field}"));
+                            break 'members;
+                        }
+                    }
+                }
+                (Value::Array(items), Value::Array(_)) => {
+                    for (i, item) in items.iter().enumerate() {
+                        model[key] = Value::Array(vec![item.clone()]);
+                        if !decodes(&model) {
+                            place = Some(format!("{key} item {}", i + 1));
+                            break 'members;
+                        }
+                    }
+                }
+                _ => {}
+            }
+            break;
+        }
+    }
+    let mut said = error.to_string();
+    for (rust, words) in [
+        ("u8", "a whole number from 0 to 255"),
+        ("u16", "a whole number from 0 to 65535"),
+        ("u32", "a whole number from 0 to 4294967295"),
+        ("u64", "a whole number from 0 to 18446744073709551615"),
+        ("i64", "a whole number"),
+    ] {
+        said = said.replace(&format!("expected {rust}"), &format!("expected {words}"));
+    }
+    // A sentence of the model's own (an event name too long) is a clause here.
+    let said = said.trim_end_matches('.');
+    let mut chars = said.chars();
+    let said = match chars.next() {
+        Some(first) => first.to_lowercase().chain(chars).collect(),
+        None => String::new(),
+    };
+    match place {
+        Some(place) => format!("{place}: {said}"),
+        None => said,
+    }
+}
+
 /// Why a run could not be read or replayed. Every message says what is wrong.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum RunError {
@@ -181,12 +247,18 @@ impl SavedRun {
             }
             None => return Err(RunError::NotJson("no version".into())),
         }
-        let run: SavedRun =
-            serde_json::from_value(value).map_err(|e| RunError::NotJson(e.to_string()))?;
+        let run =
+            SavedRun::deserialize(&value).map_err(|e| RunError::NotJson(at_fault(&value, &e)))?;
         if !(0..=MAX_STARTED_MS).contains(&run.started_ms) {
             return Err(RunError::BadStart(run.started_ms));
         }
         Ok(run)
+    }
+
+    /// A run of the default settings and no script: what [`at_fault`]
+    /// compares a bad run's members with.
+    fn model() -> SavedRun {
+        SavedRun::new(Config::default(), IdSource::seeded(0), 0)
     }
 
     /// Replays the script on a fresh experiment. Any op that does not do

@@ -183,7 +183,9 @@ fn keep_focus_in_panel() {
 fn keep_focus_when_play_acts(store: Store) {
     let last = StoredValue::new_local(None::<web_sys::HtmlElement>);
     let focus_in = window_event_listener(ev::focusin, move |ev: web_sys::FocusEvent| {
-        let el = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+        let el = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
         last.set_value(el);
     });
     let press = window_event_listener(ev::pointerdown, move |_| last.set_value(None));
