@@ -781,3 +781,48 @@ fn time_bar_plan_is_what_the_agent_would_meet_and_nothing_past_its_end() {
         .unwrap();
     assert_eq!(gap.x, pause_at, "it pauses where the plan said");
 }
+
+#[test]
+fn possible_now_names_only_the_causes_that_could_act_from_here() {
+    let mut e = exp(Config {
+        work_units: 3,
+        seconds_per_unit: 2,
+        self_park_before: 2,
+        resume_event: EventName::new("pr.merged").unwrap(),
+        ..proposal()
+    });
+    let causes = |e: &Experiment, edge| -> Vec<&'static str> {
+        e.possible_moves()
+            .into_iter()
+            .find(|m| m.edge == edge)
+            .map_or_else(Vec::new, |m| m.causes)
+    };
+    // Unit 1 under way: only the client can pause it.
+    e.apply(Action::Step).unwrap();
+    assert_eq!(causes(&e, (Working, Paused)), ["PauseTask"]);
+    // Unit 1 done: the next Step self-parks, or the client pauses first.
+    e.apply(Action::Step).unwrap();
+    assert_eq!(
+        causes(&e, (Working, Paused)),
+        ["agent self-parks", "PauseTask"]
+    );
+    assert!(
+        possible_summary(&e).contains("WORKING → PAUSED (agent self-parks or PauseTask; proposal)")
+    );
+    // Parked: a resume or the event wakes it.
+    e.apply(Action::Step).unwrap();
+    assert_eq!(state(&e), Paused);
+    assert_eq!(causes(&e, (Paused, Working)), ["ResumeTask", "its event"]);
+    // Woken: the agent parks once per task, so only PauseTask is left.
+    e.apply(Action::FireEvent("pr.merged".into())).unwrap();
+    assert_eq!(state(&e), Working);
+    assert_eq!(causes(&e, (Working, Paused)), ["PauseTask"]);
+    // A pending pause takes effect with the unit's last second; another
+    // PauseTask would change nothing.
+    e.apply(Action::Step).unwrap();
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert_eq!(
+        causes(&e, (Working, Paused)),
+        ["the pending pause takes effect"]
+    );
+}

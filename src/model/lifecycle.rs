@@ -105,6 +105,13 @@ impl Experiment {
     /// cancellation included) with the state it leads to. For a Step, the
     /// first change of state it would make (a pending pause included).
     pub fn possible_transitions(&self) -> Vec<(TaskState, TaskState)> {
+        self.possible_moves().into_iter().map(|m| m.edge).collect()
+    }
+
+    /// [`Experiment::possible_transitions`], each with what could cause it
+    /// now: the actions, in words, that lead along it from here (not every
+    /// cause its edge has: an agent that has self-parked once does not again).
+    pub fn possible_moves(&self) -> Vec<PossibleMove> {
         let snap = *self.snapshot();
         let from = snap.state;
         let mut stepped = None;
@@ -113,18 +120,36 @@ impl Experiment {
                 stepped = Some(next.state);
             }
         });
+        // What a Step would cause, in the words of its edge, or narrower
+        // where the edge has more than one cause.
+        let step_cause = match (from, stepped) {
+            (Working, Some(Paused)) if snap.pending.is_some() => "the pending pause takes effect",
+            (Working, Some(Paused)) => "agent self-parks",
+            (Paused, Some(Working)) => "timeout, then resume",
+            (f, Some(t)) => Transition::between(f, t).map_or("a Step", |e| e.label),
+            (_, None) => "a Step",
+        };
         let token = self.resume_token().unwrap_or_default().to_string();
         let candidates = [
-            (Action::Step, None),
-            (Action::SupplyClarification("x".into()), Some(Working)),
-            (Action::Authorize, Some(Working)),
-            (Action::RequestCancellation, Some(Canceled)),
+            (Action::Step, None, step_cause),
+            (
+                Action::SupplyClarification("x".into()),
+                Some(Working),
+                "client clarifies",
+            ),
+            (Action::Authorize, Some(Working), "authorized out of band"),
+            (
+                Action::RequestCancellation,
+                Some(Canceled),
+                "cancel accepted",
+            ),
             (
                 Action::PauseTask {
                     mode: PauseMode::InterruptImmediate,
                     reason: String::new(),
                 },
                 Some(Paused),
+                "PauseTask",
             ),
             (
                 Action::ResumeTask {
@@ -133,25 +158,41 @@ impl Experiment {
                     continue_transcript: false,
                 },
                 Some(Working),
+                "ResumeTask",
             ),
             (
                 Action::FireEvent(self.config().resume_event.as_str().to_string()),
                 Some(Working),
+                "its event",
             ),
         ];
-        let mut possible = Vec::new();
-        for (action, to) in candidates {
-            if self.would_record(&action) {
-                let to = to.or(stepped);
-                if let Some(to) = to.filter(|&to| to != from) {
-                    if !possible.contains(&(from, to)) {
-                        possible.push((from, to));
-                    }
-                }
+        let mut possible: Vec<PossibleMove> = Vec::new();
+        for (action, to, cause) in candidates {
+            if !self.would_record(&action) {
+                continue;
+            }
+            let Some(to) = to.or(stepped).filter(|&to| to != from) else {
+                continue;
+            };
+            match possible.iter_mut().find(|m| m.edge == (from, to)) {
+                Some(m) => m.causes.push(cause),
+                None => possible.push(PossibleMove {
+                    edge: (from, to),
+                    causes: vec![cause],
+                }),
             }
         }
         possible
     }
+}
+
+/// A transition one action could take now, and what could cause it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PossibleMove {
+    pub edge: (TaskState, TaskState),
+    /// In words (`PauseTask`, `agent self-parks`), in the order of the
+    /// Act panel's controls, a Step first.
+    pub causes: Vec<&'static str>,
 }
 
 /// What a stretch of the time bar shows.

@@ -25,8 +25,8 @@ pub use config::{play_interval_ms, Config, ConfigError, Setting, Switch};
 pub use experiment::{Applied, Experiment, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
 pub use ids::{IdSource, MAX_PORTABLE_SEED};
 pub use lifecycle::{
-    Ahead, Mark, PlanMark, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS, MAX_GAP_UNITS,
-    TRANSITIONS,
+    Ahead, Mark, PlanMark, PossibleMove, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS,
+    MAX_GAP_UNITS, TRANSITIONS,
 };
 pub use pause::{
     EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode, PendingPause, ResumeCause,

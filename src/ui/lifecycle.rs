@@ -7,7 +7,7 @@
 
 use super::store::Store;
 use crate::model::{
-    Ahead, Experiment, Span, TaskState, TimeBar, Transition, FORBIDDEN, TRANSITIONS,
+    Ahead, Experiment, PossibleMove, Span, TaskState, TimeBar, Transition, FORBIDDEN, TRANSITIONS,
 };
 use leptos::prelude::*;
 use std::fmt::Write;
@@ -642,11 +642,11 @@ pub fn diagram_lines(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> V
 
 /// The transitions one action could take now, as a sentence.
 pub fn possible_summary(exp: &Experiment) -> String {
-    summarize_possible(exp, &exp.possible_transitions())
+    summarize_possible(exp, &exp.possible_moves())
 }
 
-/// [`possible_summary`], given the transitions possible now.
-fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String {
+/// [`possible_summary`], given the moves possible now.
+fn summarize_possible(exp: &Experiment, possible: &[PossibleMove]) -> String {
     if exp.is_read_only() {
         return "Viewing an earlier task: read-only.".into();
     }
@@ -659,18 +659,24 @@ fn summarize_possible(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> 
         };
     }
     let mut s = String::from("Possible with one action (a Step or a button) now: ");
-    for (i, (from, to)) in possible.iter().enumerate() {
+    for (i, m) in possible.iter().enumerate() {
         if i > 0 {
             s.push_str("; ");
         }
-        let (label, proposal) =
-            Transition::between(*from, *to).map_or(("", false), |e| (e.label, e.proposal));
+        let (from, to) = m.edge;
+        let proposal = Transition::between(from, to).is_some_and(|e| e.proposal);
         let proposal = if proposal { "; proposal" } else { "" };
+        let causes = match m.causes.as_slice() {
+            [.., last] if m.causes.len() > 1 => {
+                format!("{} or {last}", m.causes[..m.causes.len() - 1].join(", "))
+            }
+            _ => m.causes.concat(),
+        };
         let _ = write!(
             s,
-            "{} → {} ({label}{proposal})",
-            short_name(*from),
-            short_name(*to)
+            "{} → {} ({causes}{proposal})",
+            short_name(from),
+            short_name(to)
         );
     }
     s.push('.');
@@ -684,10 +690,11 @@ pub fn DiagramPanel() -> impl IntoView {
     // sentence; most Steps change neither, and the memo keeps the DOM as it is.
     let drawn = Memo::new(move |_| {
         store.exp.with(|e| {
-            let possible = e.possible_transitions();
+            let moves = e.possible_moves();
+            let possible: Vec<_> = moves.iter().map(|m| m.edge).collect();
             (
                 draw_diagram(e, &possible),
-                summarize_possible(e, &possible),
+                summarize_possible(e, &moves),
                 diagram_lines(e, &possible),
             )
         })
