@@ -637,7 +637,12 @@ async fn a_refused_cancellation_is_shown_and_traced() {
         .q("[data-testid=trace-entry]:last-child")
         .text_content()
         .unwrap();
-    assert!(last.contains("refused -32002"), "{last}");
+    assert!(
+        last.contains(
+            "refused: The worker refused the cancellation (TaskNotCancelableError, -32002)"
+        ),
+        "{last}"
+    );
     // At the newest state the Wire panel stays on "latest", which is the refusal.
     let heading = p.text("[data-testid=wire-heading]");
     assert!(

@@ -210,10 +210,8 @@ impl TraceEntry {
                 "no effect: nothing waits for this event".into()
             }
             Outcome::Unchanged => "unchanged (idempotent)".into(),
-            Outcome::Refused(r) => match r.code() {
-                Some(code) => format!("refused {code}: {r}"),
-                None => format!("refused: {r}"),
-            },
+            // A refusal the agent answers names its error and code itself.
+            Outcome::Refused(r) => format!("refused: {r}"),
         }
     }
 }

@@ -191,13 +191,16 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " The RFC takes the three modes from its ACP sibling and says of them only that a \
-                 peer cancels in-flight work, or lets it complete in wait_for_completion mode; \
-                 its open question 3 asks whether A2A should adopt them. What is in flight is \
-                 this simulator's reading: the unit for finish_step, all the work left for \
-                 wait_for_completion. A pause is refused in \
-                 TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
+                " A pause is refused in TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
             </p>
+            <details class="hint">
+                <summary>"Where the three modes come from"</summary>
+                "The RFC takes them from its ACP sibling and says of them only that a peer \
+                 cancels in-flight work, or lets it complete in wait_for_completion mode; its \
+                 open question 3 asks whether A2A should adopt them. What is in flight is this \
+                 simulator's reading: the unit for finish_step, all the work left for \
+                 wait_for_completion."
+            </details>
             <TextField id="pause-reason" label="Pause reason" value=store.pause_reason/>
             <ActionButton
                 id="act-pause"
