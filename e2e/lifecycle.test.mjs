@@ -9,6 +9,11 @@ const browser = sharedBrowser();
 const current = (page) => page.locator('[data-testid=diagram] .node.current').getAttribute('data-state');
 const edgeClass = (page, edge) => page.locator(`[data-testid=diagram] [data-edge="${edge}"]`).getAttribute('class');
 const cursorX = (page) => page.locator('[data-testid=timebar] line.cursor').getAttribute('data-x');
+/** Waits until a panel has keyboard focus; its heading's id. */
+const focusedPanel = (page) =>
+  page.waitForFunction(() => document.activeElement?.matches('section.panel')).then(() =>
+    page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
+  );
 
 test('the state diagram follows playback and seek', async () => {
   const page = await openPage(browser());
@@ -315,25 +320,21 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
 test('an action that disables its own button leaves keyboard focus in its panel', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Require input before unit').fill('1');
-  const focusedPanel = () =>
-    page.waitForFunction(() => document.activeElement?.matches('section.panel')).then(() =>
-      page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
-    );
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
   await page.keyboard.press('Enter'); // the task starts and asks for input: Step is off
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(await focusedPanel(), 'playback-h');
+  assert.equal(await focusedPanel(page), 'playback-h');
   // → says why Step is off; Dismiss removes itself with its alert, and focus
   // goes back to where it was (the Playback panel) rather than to the page.
   await page.keyboard.press('ArrowRight');
   const dismiss = page.getByRole('button', { name: 'Dismiss' });
   await dismiss.focus();
   await page.keyboard.press('Enter');
-  assert.equal(await focusedPanel(), 'playback-h');
+  assert.equal(await focusedPanel(page), 'playback-h');
   await page.getByRole('button', { name: 'Supply clarification' }).focus();
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_WORKING');
-  assert.equal(await focusedPanel(), 'act-h');
+  assert.equal(await focusedPanel(page), 'act-h');
   // Tab carries on inside the panel, from its first control.
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'clarification-text');
@@ -343,31 +344,27 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(await focusedPanel(), 'playback-h');
+  assert.equal(await focusedPanel(page), 'playback-h');
   assertNoErrors(page);
   await page.context().close();
 });
 
 test('a control that Play disables while it has keyboard focus leaves focus in its panel', async () => {
   const page = await openPage(browser());
-  const focusedPanel = () =>
-    page.waitForFunction(() => document.activeElement?.matches('section.panel')).then(() =>
-      page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
-    );
   await page.locator('#speed').selectOption({ label: '10×' });
   // Step has focus while Play runs into the clarification gate.
   await page.getByLabel('Require input before unit').fill('2');
   await page.locator('#play').click();
   await page.locator('#step').focus();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(await focusedPanel(), 'playback-h');
+  assert.equal(await focusedPanel(page), 'playback-h');
   // Request cancellation has focus when Play completes the task first.
   await page.getByLabel('Require input before unit').fill('0');
   await page.getByLabel('Work units').fill('1');
   await page.locator('#play').click();
   await page.locator('#act-cancel').focus();
   await waitState(page, 'TASK_STATE_COMPLETED');
-  assert.equal(await focusedPanel(), 'act-h');
+  assert.equal(await focusedPanel(page), 'act-h');
   assertNoErrors(page);
   await page.context().close();
 });
