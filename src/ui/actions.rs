@@ -128,7 +128,7 @@ pub fn ActPanel() -> impl IntoView {
                 hint="Starts a new task in the same context that references this one."
                 leads=true
             />
-            <Show when=move || store.exp.with(|e| e.config().pause_proposal)>
+            <Show when=move || store.config.with(|c| c.pause_proposal)>
                 <PauseControls/>
             </Show>
         </section>

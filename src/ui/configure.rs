@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 /// A range slider for one numeric setting, with its visible value.
 fn slider(store: Store, setting: Setting) -> impl IntoView {
-    let config = move || store.exp.with(|e| *e.config());
+    let config = move || store.config.get();
     let id = format!("setting-{}", slug(setting.label()));
     let range = setting.range();
     let value = move || config().get(setting).to_string();
@@ -34,7 +34,7 @@ fn slider(store: Store, setting: Setting) -> impl IntoView {
 #[component]
 pub fn ConfigurePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let config = move || store.exp.with(|e| *e.config());
+    let config = move || store.config.get();
     let proposal = move || config().pause_proposal;
     // Why the text in Resume event name is not the one in use, if it is not.
     let event_refused = RwSignal::new(None::<String>);

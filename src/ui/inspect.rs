@@ -81,13 +81,13 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
 pub fn InspectPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let snap = move || store.exp.with(|e| *e.snapshot());
-    let n = move || store.exp.with(|e| e.config().work_units);
-    let s = move || store.exp.with(|e| e.config().seconds_per_unit);
+    let n = move || store.config.with(|c| c.work_units);
+    let s = move || store.config.with(|c| c.seconds_per_unit);
     let task_id = Signal::derive(move || store.exp.with(|e| e.viewed_task().id.clone()));
     let context_id = Signal::derive(move || store.exp.with(|e| e.context_id().to_string()));
     let state = move || snap().state;
     // The waiting note changes with the proposal switch only, not each Step.
-    let proposal = Memo::new(move |_| store.exp.with(|e| e.config().pause_proposal));
+    let proposal = Memo::new(move |_| store.config.with(|c| c.pause_proposal));
     // What the ids say: a resume keeps the task id, a follow-up gets a new
     // one in the same context.
     let identity = move || {

@@ -700,7 +700,7 @@ pub fn DiagramPanel() -> impl IntoView {
         })
     });
     // The legend and the states by kind change with the proposal switch only.
-    let proposal = Memo::new(move |_| store.exp.with(|e| e.config().pause_proposal));
+    let proposal = Memo::new(move |_| store.config.with(|c| c.pause_proposal));
     view! {
         <section class="panel lifecycle" aria-labelledby="diagram-h">
             <h2 id="diagram-h">"Lifecycle"</h2>
@@ -776,8 +776,8 @@ pub fn TimeBarView() -> impl IntoView {
             <span class="key planned">"planned"</span>
             {move || {
                 store
-                    .exp
-                    .with(|e| e.config().pause_proposal)
+                    .config
+                    .with(|c| c.pause_proposal)
                     .then(|| view! { <span class="key paused">"paused (proposal)"</span> })
             }}
             // Work that counts for no unit: a failed unit's, or lost to an

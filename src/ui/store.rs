@@ -31,6 +31,9 @@ pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 
 #[derive(Clone, Copy)]
 pub struct Store {
     pub exp: RwSignal<Experiment>,
+    /// The experiment's settings: most Steps leave them as they are, and
+    /// what shows them is not run again.
+    pub config: Memo<Config>,
     pub playing: RwSignal<bool>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
@@ -78,8 +81,10 @@ impl Store {
         let started = now_ms();
         let run = SavedRun::new(Config::default(), ids.clone(), started);
         let exp = Experiment::new(Config::default(), ids).expect("the default config is valid");
+        let exp = RwSignal::new(exp);
         let store = Store {
-            exp: RwSignal::new(exp),
+            exp,
+            config: Memo::new(move |_| exp.with(|e| *e.config())),
             playing: RwSignal::new(false),
             speed: RwSignal::new(1),
             shortcuts: RwSignal::new(true),

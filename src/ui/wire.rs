@@ -39,7 +39,7 @@ pub fn WirePanel() -> impl IntoView {
     });
     let entry = move || shown.with(|t| t.map(|t| t.seq));
     let in_past = move || store.exp.with(Experiment::views_the_past);
-    let proposal = move || store.exp.with(|e| e.config().pause_proposal);
+    let proposal = move || store.config.with(|c| c.pause_proposal);
     let messages = Memo::new(move |_| {
         let start = store.started_ms.get();
         let kind = view_kind.get();
