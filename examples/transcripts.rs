@@ -233,10 +233,13 @@ fn scenarios() -> Vec<(&'static str, Run)> {
         .run()
         .act(FollowUp)
         .steps(2);
+    // The first task, as it is now: terminal, so the agent refuses what a
+    // client sends it; a Step stays the page's own refusal (read-only).
     r.act(FollowUp)
         .view(0)
         .probe()
         .act(RequestCancellation)
+        .clarify("to the first task")
         .act(Step);
     r.view(1).probe().view(2);
     add("follow-up-chain", r);

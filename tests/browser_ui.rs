@@ -546,6 +546,12 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     assert_eq!(p.state(), "TASK_STATE_REJECTED");
     assert!(p.disabled("#act-follow-up"));
     assert!(p.text("#act-follow-up-reason").contains("read-only"));
+    // As it is now it is terminal: the agent refuses what a client sends it.
+    assert!(!p.disabled("#wire-cancel-terminal"));
+    p.click("#wire-cancel-terminal").await;
+    assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(raw.contains(&task) && raw.contains("-32002"), "{raw}");
     // ListTasks as of the viewed state: the follow-up did not exist yet.
     p.click("#wire-list-tasks").await;
     assert_eq!(payload_types(&p), ["ListTasksRequest", "ListTasksResponse"]);

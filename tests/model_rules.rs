@@ -681,6 +681,31 @@ fn earlier_tasks_stay_viewable_and_read_only() {
         assert_eq!(e.apply(a), Err(Refusal::ReadOnly));
     }
     assert_eq!(e.tasks()[0].records(), &first_records[..]);
+    // As it is now, it is terminal: what a client may send any terminal
+    // task goes to the agent, which refuses it; the rest stays read-only.
+    e.seek(first_records.len() - 1).unwrap();
+    let message = Action::SupplyClarification("more".into());
+    assert_eq!(e.sends(&message), Ok(()));
+    assert_eq!(
+        e.apply(message),
+        Err(Refusal::NotInputRequired(TaskState::Completed))
+    );
+    assert_eq!(
+        e.apply(Action::RequestCancellation),
+        Err(Refusal::NotCancelable(TaskState::Completed))
+    );
+    for a in [Action::Step, Action::Authorize, Action::FollowUp] {
+        assert_eq!(e.legality(&a), Err(Refusal::ReadOnly));
+    }
+    let refused = &e.trace()[e.trace().len() - 2..];
+    assert!(refused
+        .iter()
+        .all(|t| t.task == 0 && !e.tried_on_earlier_state(t)));
+    assert_eq!(
+        e.tasks()[0].records(),
+        &first_records[..],
+        "nothing recorded"
+    );
     e.view_task(1).unwrap();
     assert!(!e.is_read_only());
     assert_eq!(e.legality(&Action::Step), Ok(()));

@@ -1870,3 +1870,28 @@ fn a_subscription_stays_open_while_the_task_works_or_waits_for_authorization() {
         "authorization comes out of band; the stream stays open"
     );
 }
+
+#[test]
+fn an_earlier_task_as_it_is_now_refuses_what_a_client_sends_it() {
+    let mut e = with(|_| {});
+    run(&mut e, 100);
+    let first = e.tasks()[0].id.clone();
+    e.apply(Action::FollowUp).unwrap();
+    e.view_task(0).unwrap();
+    let _ = e.apply(Action::RequestCancellation);
+    let _ = e.apply(Action::SupplyClarification("to the first task".into()));
+    let all = wire::transcript(&e, START);
+    let n = all.len();
+    let tail: Vec<&str> = all[n - 4..].iter().map(|m| m.payload_type).collect();
+    assert_eq!(
+        tail,
+        ["CancelTaskRequest", "error", "SendMessageRequest", "error"]
+    );
+    assert_eq!(all[n - 4].message["params"]["id"], json!(first));
+    assert_eq!(all[n - 3].message["error"]["code"], json!(-32002));
+    assert_eq!(
+        all[n - 2].message["params"]["message"]["taskId"],
+        json!(first)
+    );
+    assert_eq!(all[n - 1].message["error"]["code"], json!(-32004));
+}

@@ -257,9 +257,19 @@ impl Experiment {
     /// may still refuse it). On a terminal one, a canceled one included, it
     /// is refused with `TaskNotCancelableError`, as the spec's CancelTask
     /// section (§3.1.5) and its error table (§3.3.2) say.
+    /// An earlier task is read-only, except that, seen as it is now (its
+    /// terminal last state), it can still be sent what a client may send any
+    /// terminal task: a message or a cancellation, which the agent refuses.
     pub fn legality(&self, action: &Action) -> Result<(), Refusal> {
         if self.is_read_only() {
-            return Err(Refusal::ReadOnly);
+            let as_it_is_now = self.later_count() == 0 && self.snapshot().state.is_terminal();
+            let asks_the_agent = matches!(
+                action,
+                Action::SupplyClarification(_) | Action::RequestCancellation
+            );
+            if !(as_it_is_now && asks_the_agent) {
+                return Err(Refusal::ReadOnly);
+            }
         }
         if self.applied >= MAX_APPLIED {
             return Err(Refusal::RunTooLong);

@@ -176,10 +176,11 @@ pub fn WirePanel() -> impl IntoView {
     let terminal_requests = Memo::new(move |_| {
         store.exp.with(|e| {
             let state = e.snapshot().state;
-            if e.is_read_only() {
+            // An earlier task is reached as it is now, at its last state.
+            if e.is_read_only() && e.later_count() > 0 {
                 Err(
-                    "Viewing an earlier task, which is read-only: Message to terminal task and \
-                     Cancel terminal task act on the latest task. Select it to send them."
+                    "Viewing an earlier state of an earlier task: a client reaches a task only \
+                     as it is now. Go to its last state to send these."
                         .to_string(),
                 )
             } else if !state.is_terminal() {
