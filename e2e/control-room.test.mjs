@@ -123,7 +123,7 @@ test('a page without a clipboard (plain http, not localhost) says so when asked 
   await page.context().close();
 });
 
-test('what an action puts on the wire is shown, also from an earlier state; an earlier task takes no requests', async () => {
+test('what an action puts on the wire is shown, also from an earlier state; an earlier task takes requests only as it is now', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Worker accepts cancellation').uncheck();
   const step = page.getByRole('button', { name: 'Step', exact: true });
@@ -171,8 +171,9 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.keyboard.press(' ');
   assert.equal(await page.locator('#play').innerText(), 'Play');
 
-  // Finish, follow up, finish again, then view task 1: read-only, so the
-  // terminal-task requests are off and say why.
+  // Finish, follow up, finish again, then view task 1: seen as it is now
+  // (terminal), a client may still send it a message, which the agent
+  // refuses; at an earlier state of it, the requests are off and say why.
   await page.getByLabel('Worker accepts cancellation').check();
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.locator('#play').click();
@@ -182,9 +183,15 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.ok(await page.getByRole('button', { name: 'Message to terminal task' }).isEnabled());
   await page.getByRole('button', { name: /^Task 1/ }).click();
-  assert.ok(await page.getByRole('button', { name: 'Message to terminal task' }).isDisabled());
+  const toTerminal = page.getByRole('button', { name: 'Message to terminal task' });
+  assert.ok(await toTerminal.isEnabled());
+  assert.ok(await page.getByRole('button', { name: 'Cancel terminal task' }).isEnabled());
+  await toTerminal.click();
+  assert.match(await text(page, 'wire-messages'), /-32004/);
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  assert.ok(await toTerminal.isDisabled());
   assert.ok(await page.getByRole('button', { name: 'Cancel terminal task' }).isDisabled());
-  assert.match(await page.locator('#terminal-requests-reason').innerText(), /earlier task, which is read-only/);
+  assert.match(await page.locator('#terminal-requests-reason').innerText(), /earlier state of an earlier task/);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -56,7 +56,9 @@ pub struct SavedRun {
 /// complaint without Rust's type names (`u8` is a whole number from 0 to 255).
 fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
     use serde_json::Value;
-    let mut model = serde_json::to_value(SavedRun::model()).unwrap_or(Value::Null);
+    // Through the run's own text: no second serializer in the page's wasm.
+    let mut model: Value =
+        serde_json::from_str(&SavedRun::model().to_json()).unwrap_or(Value::Null);
     let decodes = |v: &Value| SavedRun::deserialize(v).is_ok();
     let mut place = None;
     if let (Value::Object(members), true) = (run, decodes(&model)) {
@@ -105,9 +107,13 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
     }
     // A sentence of the model's own (an event name too long) is a clause here.
     let said = said.trim_end_matches('.');
+    // The decoder's and the model's sentences start in ASCII; an ASCII
+    // lowercase keeps Unicode's case tables out of the page.
     let mut chars = said.chars();
-    let said = match chars.next() {
-        Some(first) => first.to_lowercase().chain(chars).collect(),
+    let said: String = match chars.next() {
+        Some(first) => std::iter::once(first.to_ascii_lowercase())
+            .chain(chars)
+            .collect(),
         None => String::new(),
     };
     match place {
