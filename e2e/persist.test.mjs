@@ -288,6 +288,20 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
   assert.match(await checkpoint(), /"script":\[\{"Steps":1\}\]/, 'a change is saved, as said');
+  // A link opened over such a text is saved in its place at once: the link
+  // leaves the address bar, so a reload would otherwise lose it.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run', t), corrupt);
+  await page.goto('about:blank');
+  await page.goto(link);
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await page.getByTestId('alert').innerText(), /could not be kept apart, so the shared run is saved in its place/);
+  await settle(page);
+  assert.match(await checkpoint(), /"script":\[\{"Steps":1\}\]/, 'the shared run is saved');
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.equal(await page.getByTestId('trace-entry').count(), 3, 'the shared run came back after a reload');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -829,6 +829,16 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         "a plain v1.0 card without the proposal"
     );
     assert_eq!(p.text("#wire-h"), "Wire: A2A v1.0 JSON-RPC messages");
+    // Each button follows the action it sends: with no clarification text
+    // there is no message to send, but a cancellation still goes out.
+    p.type_text("#clarification-text", "").await;
+    assert!(p.disabled("#wire-message-terminal"));
+    assert!(!p.disabled("#wire-cancel-terminal"));
+    let reason = p.text("#terminal-requests-reason");
+    assert!(
+        reason.starts_with("Message to terminal task: Not now: "),
+        "{reason}"
+    );
 }
 
 fn exists(p: &Page, sel: &str) -> bool {

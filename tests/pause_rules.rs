@@ -415,3 +415,45 @@ fn input_required_and_paused_are_never_adjacent() {
         assert_eq!(Refusal::NotPausable(s).code(), Some(-32010));
     }
 }
+
+#[test]
+fn a_step_pressed_while_playing_that_parks_the_task_stops_play() {
+    use a2a_control_room::ui::Store;
+    use leptos::prelude::{GetUntracked, Owner, Set, WithUntracked};
+    let owner = Owner::new();
+    owner.set();
+    let store = Store::new(1);
+    let config = Config {
+        work_units: 3,
+        seconds_per_unit: 1,
+        pause_proposal: true,
+        self_park_before: 2,
+        self_park_timeout: 5,
+        on_timeout: OnTimeout::ResumeWithSummary,
+        ..Config::default()
+    };
+    store.configure(Some(config), "test");
+    let state = || store.exp.with_untracked(|e| e.snapshot().state);
+    // Up to the Step that self-parks the task.
+    while {
+        let mut next = store.exp.get_untracked();
+        next.apply(Action::Step).unwrap();
+        next.snapshot().state != TaskState::Paused
+    } {
+        store.step();
+    }
+    store.playing.set(true);
+    // The Step button (or →) pressed during playback parks the task: Play
+    // stops there, as at its own Step, instead of running the waiting clock.
+    store.step();
+    assert_eq!(state(), TaskState::Paused);
+    assert!(!store.playing.get_untracked(), "Play ran past the pause");
+    assert!(
+        store
+            .status
+            .get_untracked()
+            .contains("Playback stopped: the task paused"),
+        "{}",
+        store.status.get_untracked()
+    );
+}

@@ -411,6 +411,17 @@ fn a_run_saved_when_a_repeated_cancel_was_accepted_still_opens() {
 }
 
 #[test]
+fn a_run_saved_when_a_long_event_name_was_accepted_still_opens() {
+    // Earlier builds fired an event name over 64 bytes as a no-op and saved
+    // it as `ok: true`; it is now refused, and it changed nothing then.
+    let (e, mut run) = recorded(proposal(), &[act(Action::Step)]);
+    run.push(act(Action::FireEvent("e".repeat(65))));
+    let back = SavedRun::parse(&run.to_json()).unwrap().replay().unwrap();
+    assert_eq!(back.snapshot(), e.snapshot());
+    assert_eq!(back.tasks(), e.tasks());
+}
+
+#[test]
 fn a_storage_message_is_said_once_after_what_the_notice_said() {
     use a2a_control_room::ui::notice_with;
     let full = "This browser did not let the page save the run (storage is full or off).";

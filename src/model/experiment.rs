@@ -3,7 +3,7 @@
 use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
-use super::pause::{Initiator, PauseMode, PendingPause, MAX_EVENT_BYTES};
+use super::pause::{EventName, Initiator, PauseMode, PendingPause};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
 use super::trace::{Actor, Event, Outcome, TraceEntry};
@@ -345,7 +345,7 @@ impl Experiment {
                 }
             }
             Action::FireEvent(name) if name.trim().is_empty() => Err(Refusal::EmptyEventName),
-            Action::FireEvent(name) if name.trim().len() > MAX_EVENT_BYTES => {
+            Action::FireEvent(name) if EventName::new(name).is_err() => {
                 Err(Refusal::EventNameTooLong)
             }
             Action::FireEvent(_) => Ok(()),

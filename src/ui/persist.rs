@@ -64,13 +64,17 @@ pub fn restore(store: Store) -> bool {
             // The run this browser had saved stays within reach of Undo.
             match stored_run(STORAGE_KEY) {
                 Ok(run) => keep_for_undo(store, run),
-                Err((why, aside)) => {
-                    checkpoint_stays = aside.stayed;
-                    alerts.push(format!(
-                        "The run saved in this browser before this link could not be read: {why}; {}.",
-                        aside.said
-                    ));
-                }
+                // A run the user opened on purpose outweighs a text that is
+                // already unreadable: with the link gone from the address,
+                // holding it back would lose it on a reload.
+                Err((why, aside)) if aside.stayed => alerts.push(format!(
+                    "The run saved in this browser before this link could not be read: {why}. \
+                     Its text could not be kept apart, so the shared run is saved in its place."
+                )),
+                Err((why, aside)) => alerts.push(format!(
+                    "The run saved in this browser before this link could not be read: {why}; {}.",
+                    aside.said
+                )),
             }
             say_opened(store, "Opened the shared run.");
         }

@@ -132,8 +132,17 @@ impl Store {
     /// An action the user asked for. One taken while playing may end what
     /// Play can do (a cancel, say): playback stops there, not at its next tick.
     fn act_by_user(&self, action: Action, label: Option<&'static str>) -> bool {
-        let ok = self.act_from(action, label, false);
-        self.stop_if_done();
+        self.act_and_stop(action, label, false)
+    }
+
+    /// [`Store::act_from`], then stops playback where it can go no further
+    /// or where a pause took effect.
+    fn act_and_stop(&self, action: Action, label: Option<&'static str>, by_play: bool) -> bool {
+        let before = self.exp.with_untracked(|e| e.snapshot().state);
+        let ok = self.act_from(action, label, by_play);
+        if !self.stop_if_done() {
+            self.stop_if_paused(before);
+        }
         ok
     }
 
@@ -255,27 +264,29 @@ impl Store {
         if self.stop_if_done() {
             return;
         }
-        let state = || self.exp.with_untracked(|e| e.snapshot().state);
-        let before = state();
-        self.act_from(Action::Step, None, true);
-        if self.stop_if_done() {
+        self.act_and_stop(Action::Step, None, true);
+    }
+
+    /// Proposal: a pause that takes effect while playing (on Play's Step,
+    /// a Step or → pressed meanwhile, or an action) stops Play as a gate
+    /// does, so that the client's turn is not run past; Play again runs the
+    /// waiting clock towards its timeout.
+    fn stop_if_paused(&self, before: TaskState) {
+        let now = self.exp.with_untracked(|e| e.snapshot().state);
+        if !self.playing.get_untracked() || before == TaskState::Paused || now != TaskState::Paused
+        {
             return;
         }
-        // Proposal: a pause that takes effect stops Play as a gate does, so
-        // that the client's turn is not run past; Play again runs the
-        // waiting clock towards its timeout.
-        if before != TaskState::Paused && state() == TaskState::Paused {
-            self.playing.set(false);
-            self.status.set(format!(
-                "{} Playback stopped: the task paused. Resume it{}, or press Play to let its waiting clock run.",
-                self.describe_state(),
-                self.exp.with_untracked(|e| if e.snapshot().pause.is_some_and(|p| p.event) {
-                    " or fire its event"
-                } else {
-                    ""
-                })
-            ));
-        }
+        self.playing.set(false);
+        self.status.set(format!(
+            "{} Playback stopped: the task paused. Resume it{}, or press Play to let its waiting clock run.",
+            self.describe_state(),
+            self.exp.with_untracked(|e| if e.snapshot().pause.is_some_and(|p| p.event) {
+                " or fire its event"
+            } else {
+                ""
+            })
+        ));
     }
 
     /// Stops playback, saying why, where it can go no further; whether it

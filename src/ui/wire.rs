@@ -171,36 +171,47 @@ pub fn WirePanel() -> impl IntoView {
             }
         });
     };
-    // The two terminal-task requests go to the current task once it is
-    // terminal, whenever the model would put them on the wire: Ok, or why not.
+    // The two terminal-task requests go to the viewed task once it is
+    // terminal and reached as it is now, each whenever the model would put
+    // the action it sends on the wire: Ok, or why not.
     let terminal_requests = Memo::new(move |_| {
         store.exp.with(|e| {
-            let state = e.snapshot().state;
-            // An earlier task is reached as it is now, at its last state.
-            if e.is_read_only() && e.later_count() > 0 {
-                Err(
+            let gate = if e.is_read_only() && e.later_count() > 0 {
+                Some(
                     "Viewing an earlier state of an earlier task: a client reaches a task only \
-                     as it is now. Go to its last state to send these."
-                        .to_string(),
+                     as it is now. Go to its last state to send these.",
                 )
-            } else if !state.is_terminal() {
-                Err("Enabled once the viewed task is terminal.".to_string())
+            } else if !e.snapshot().state.is_terminal() {
+                Some("Enabled once the viewed task is terminal.")
             } else {
-                // Each button asks about the action it sends; a refusal that
-                // would not reach the wire (a run too long, say) turns both off.
-                let message = Action::SupplyClarification(store.clarification.get());
-                e.sends(&message)
-                    .and_then(|()| e.sends(&Action::RequestCancellation))
-                    .map(|()| state)
-                    .map_err(|why| format!("Not now: {}", after_colon(why)))
+                None
+            };
+            if let Some(why) = gate {
+                return (Err(why.to_string()), Err(why.to_string()));
             }
+            let verdict = |action: &Action| {
+                e.sends(action)
+                    .map_err(|why| format!("Not now: {}", after_colon(why)))
+            };
+            (
+                verdict(&Action::SupplyClarification(store.clarification.get())),
+                verdict(&Action::RequestCancellation),
+            )
         })
     });
-    let terminal = move || terminal_requests.with(Result::is_ok);
-    let terminal_reason = move || match terminal_requests.get() {
-        Err(why) => why,
-        Ok(_) => "The task is terminal: both requests are refused on purpose, to show the errors."
-            .to_string(),
+    let message_ok = move || terminal_requests.with(|(m, _)| m.is_ok());
+    let cancel_ok = move || terminal_requests.with(|(_, c)| c.is_ok());
+    let terminal_reason = move || {
+        terminal_requests.with(|verdicts| match verdicts {
+            (Ok(()), Ok(())) => {
+                "The task is terminal: both requests are refused on purpose, to show the errors."
+                    .to_string()
+            }
+            (Err(m), Err(c)) if m == c => m.clone(),
+            (Err(m), Err(c)) => format!("Message to terminal task: {m} Cancel terminal task: {c}"),
+            (Err(m), Ok(())) => format!("Message to terminal task: {m}"),
+            (Ok(()), Err(c)) => format!("Cancel terminal task: {c}"),
+        })
     };
     // With the proposal on, the card declares it: as the RFC's capability
     // flags (not v1.0 fields) or as a v1.0 extension.
@@ -249,7 +260,7 @@ pub fn WirePanel() -> impl IntoView {
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
-                    disabled=move || !terminal()
+                    disabled=move || !message_ok()
                     on:click=move |_| {
                         let text = store.clarification.get_untracked();
                         store.act_as(Action::SupplyClarification(text), "Message to terminal task");
@@ -260,7 +271,7 @@ pub fn WirePanel() -> impl IntoView {
                 <button
                     id="wire-cancel-terminal"
                     aria-describedby="terminal-requests-reason"
-                    disabled=move || !terminal()
+                    disabled=move || !cancel_ok()
                     on:click=move |_| {
                         store.act_as(Action::RequestCancellation, "Cancel terminal task");
                     }
