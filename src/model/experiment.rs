@@ -58,7 +58,8 @@ impl fmt::Display for SeekError {
 impl std::error::Error for SeekError {}
 
 /// A running experiment: a context id, its tasks (the last is the current
-/// one; earlier ones are read-only), the trace of every step and action, and
+/// one; earlier ones are read-only, except for the message or cancellation a
+/// client may still send a terminal task, which the agent refuses), the trace of every step and action, and
 /// the recorded state being viewed.
 ///
 /// Recorded states: every accepted step and action appends one recorded state
@@ -172,7 +173,8 @@ impl Experiment {
         &self.viewed_record().snap
     }
 
-    /// Whether the viewed task is an earlier, read-only task of the context.
+    /// Whether the viewed task is an earlier task of the context: read-only,
+    /// except as [`Experiment::legality`] says.
     pub fn is_read_only(&self) -> bool {
         self.viewed_task != self.current_task_index()
     }

@@ -1,5 +1,6 @@
-//! The Leptos control room over the model. Panels read one [`Store`] and
-//! change it only through its methods; every rule lives in the model.
+//! The Leptos control room over the model. Panels read one [`Store`]; they
+//! change the experiment only through its methods (plain view state, such as
+//! a text field's value, they set directly); every rule lives in the model.
 
 mod actions;
 mod app;

@@ -34,7 +34,7 @@
 //!   task, follow-up too early) produce no messages.
 //! - JSON-RPC ids are trace sequence numbers (a stream's frames carry the id of
 //!   the request that opened it); on-demand requests carry string ids of
-//!   their own (`get-task-N`, `subscribe-N`).
+//!   their own (`get-task-N`, `subscribe-N`, `list-tasks-N`).
 //!   Message ids are `msg-<seq>-user` / `msg-<seq>-agent`.
 //! - Timestamps: `start_ms` plus the task's active and waiting seconds, each
 //!   task offset by the earlier tasks' time, and at least 1 ms after the
