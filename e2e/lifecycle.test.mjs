@@ -83,6 +83,8 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   assert.equal(await bar.locator('rect.wait.input').count(), 1, 'the interruption is a waiting gap');
   assert.equal(await bar.locator('line.plan.input').count(), 0, 'the gate reached is no longer ahead');
   assert.equal(await bar.locator('line.plan.fail').count(), 1);
+  // The viewed state is that wait: not a wait before it.
+  assert.match(await bar.getAttribute('aria-label'), /; the wait it is in, drawn as a gap\./);
   await page.getByLabel('Clarification text').fill('EU only');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
   await page.getByLabel('Speed').selectOption({ label: '10×' });

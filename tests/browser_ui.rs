@@ -560,6 +560,13 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
         shown.contains("ListTasks result: 1 — TASK_STATE_REJECTED"),
         "{shown}"
     );
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains(
+            "A real ListTasks sent now would also list the 1 later task of this context."
+        ),
+        "{note}"
+    );
     // Back at the current task: both, the newest first.
     p.click("[data-testid=task-list-item]:last-child button")
         .await;

@@ -530,13 +530,16 @@ fn ahead_words(a: Ahead) -> Option<(&'static str, &'static str, &'static str)> {
 /// A sentence for screen readers and for the panel's caption: where the
 /// cursor is and what the bar holds.
 pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
-    let (mut before, mut after) = (0, 0);
+    // Each wait is before the viewed state, after it, or the one it is in.
+    let (mut before, mut after, mut within) = (0, 0, false);
     for seg in &bar.segments {
         if let Span::Wait { .. } = seg.span {
-            if seg.x < bar.cursor {
+            if seg.x + seg.w <= bar.cursor {
                 before += 1;
-            } else {
+            } else if seg.x >= bar.cursor {
                 after += 1;
+            } else {
+                within = true;
             }
         }
     }
@@ -544,16 +547,30 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         1 => format!("1 wait {when}"),
         n => format!("{n} waits {when}"),
     };
-    let gaps = if before + after == 1 {
+    let gaps = if before + after + usize::from(within) == 1 {
         "drawn as a gap"
     } else {
         "drawn as gaps"
     };
-    let waits = match (before, after) {
-        (0, 0) => "no wait".to_string(),
-        (b, 0) => format!("{}, {gaps}", waits(b, "before it")),
-        (0, a) => format!("{}, {gaps}", waits(a, "after it")),
-        (b, a) => format!("{} and {a} after it, {gaps}", waits(b, "before it")),
+    let mut parts = Vec::new();
+    if before > 0 {
+        parts.push(waits(before, "before it"));
+    }
+    if within {
+        parts.push("the wait it is in".to_string());
+    }
+    if after > 0 {
+        parts.push(if parts.is_empty() {
+            waits(after, "after it")
+        } else {
+            format!("{after} after it")
+        });
+    }
+    let waits = match parts.as_slice() {
+        [] => "no wait".to_string(),
+        [one] => format!("{one}, {gaps}"),
+        [first, second] => format!("{first} and {second}, {gaps}"),
+        [first, rest @ ..] => format!("{first}, {} and {}, {gaps}", rest[0], rest[1]),
     };
     let lost: u32 = bar
         .segments
@@ -564,9 +581,13 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
     let ended = match (bar.marks.first(), exp.viewed_task().records().last()) {
         (Some(mark), Some(last)) => {
             let units = last.snap.completed_units;
-            let lost = match lost {
-                0 => String::new(),
-                _ => format!(" (the work on unit {} not counted)", units + 1),
+            // Only a unit that fails leaves its work uncounted at the end;
+            // work an immediate pause threw away was done again or not at all.
+            let lost = match (lost, last.snap.state) {
+                (1.., TaskState::Failed) if units < exp.config().work_units => {
+                    format!(" (the work on unit {} not counted)", units + 1)
+                }
+                _ => String::new(),
             };
             format!(
                 " The task ends {} with {units} of {} units done{lost}.",

@@ -86,8 +86,13 @@ pub fn WirePanel() -> impl IntoView {
     };
     let note = move || {
         let t = match view_kind.get() {
-            WireView::GetTask | WireView::Subscribe | WireView::ListTasks => {
+            WireView::GetTask | WireView::Subscribe => {
                 return store.exp.with(answered_from_the_past)
+            }
+            WireView::ListTasks => {
+                return store
+                    .exp
+                    .with(|e| answered_from_the_past(e).or_else(|| listed_before(e)))
             }
             _ => shown.get()?,
         };
@@ -400,6 +405,19 @@ fn answered_from_the_past(e: &Experiment) -> Option<String> {
         "Answered as of the viewed state, so that the messages follow a seek. No A2A request \
          reads an earlier state: sent now, it would find this task in {now}."
     ))
+}
+
+/// What ListTasks answered as of an earlier task leaves out: the tasks of
+/// the context made after it, which a real one sent now would list too.
+fn listed_before(e: &Experiment) -> Option<String> {
+    match e.current_task_index() - e.viewed_task_index() {
+        0 => None,
+        later => Some(format!(
+            "Listed as of the viewed task, so that the list follows the task you view. A real \
+             ListTasks sent now would also list the {later} later task{} of this context.",
+            if later == 1 { "" } else { "s" }
+        )),
+    }
 }
 
 /// Message `k` of the `n` shown.
