@@ -93,6 +93,16 @@ test('(c) the matching event wakes a conditioned self-park', async () => {
   await click(page, 'act-fire-event');
   assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
   assert.match(await text(page, 'status'), /nothing waits for the event “build\.done”; nothing changed/);
+  // A pasted name too long for any task is kept whole and refused, not cut
+  // short to a name that might wake the wrong wait.
+  const long = 'pr.merged.' + 'x'.repeat(60);
+  await page.getByLabel('Event to fire').fill(long);
+  assert.equal(await page.getByLabel('Event to fire').inputValue(), long);
+  assert.ok(await page.locator('#act-fire-event').isDisabled());
+  assert.equal(
+    await page.locator('#act-fire-event-reason').innerText(),
+    'The event name is longer than 64 bytes, so no task waits for it.',
+  );
   await page.getByLabel('Event to fire').fill('pr.merged');
   await click(page, 'act-fire-event');
   await waitState(page, 'TASK_STATE_WORKING');
@@ -126,6 +136,11 @@ test('a resume event name too long stays in its field to mend, marked as not in 
   assert.equal(await field.getAttribute('aria-invalid'), null);
   await field.fill('é'.repeat(40));
   await field.press('Tab');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  // A pasted ASCII name too long is kept whole to mend too, not cut short.
+  await field.fill('deploy.'.repeat(10)); // 70 bytes
+  await field.press('Tab');
+  assert.equal(await field.inputValue(), 'deploy.'.repeat(10));
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
   // A name that fits is put in use, and the mark goes.
   await field.fill('build.done');

@@ -652,7 +652,7 @@ async fn a_refused_cancellation_is_shown_and_traced() {
         .unwrap();
     assert!(
         last.contains(
-            "refused: The worker refused the cancellation (TaskNotCancelableError, -32002)"
+            "refused: The worker refused the cancellation with TaskNotCancelableError (-32002)"
         ),
         "{last}"
     );

@@ -417,6 +417,27 @@ fn input_required_and_paused_are_never_adjacent() {
 }
 
 #[test]
+fn a_refusal_names_the_proposed_code_and_what_a_v1_peer_answers_instead() {
+    // A v1.0 peer carrying the proposal as an extension has no -32010 /
+    // -32011: it answers with the v1.0 code the wire shows.
+    assert_eq!(extension_code(PAUSE_NOT_ALLOWED), UNSUPPORTED_OPERATION);
+    assert_eq!(extension_code(RESUME_TOKEN_INVALID), INVALID_PARAMS);
+    assert_eq!(extension_code(TASK_NOT_CANCELABLE), TASK_NOT_CANCELABLE);
+    assert_eq!(
+        Refusal::BadResumeToken.to_string(),
+        "The resume token is wrong or already used (proposed error -32011; InvalidParamsError -32602 in the v1.0 extension encoding)."
+    );
+    assert_eq!(
+        Refusal::NotPaused(TaskState::Working).to_string(),
+        "The task is TASK_STATE_WORKING, not paused: nothing to resume (proposed error -32010; UnsupportedOperationError -32004 in the v1.0 extension encoding)."
+    );
+    // A v1.0 error is named as the wire names it.
+    assert!(Refusal::NotCancelable(TaskState::Completed)
+        .to_string()
+        .ends_with("refused with TaskNotCancelableError (-32002)."));
+}
+
+#[test]
 fn a_step_pressed_while_playing_that_parks_the_task_stops_play() {
     use a2a_control_room::ui::Store;
     use leptos::prelude::{GetUntracked, Owner, Set, WithUntracked};

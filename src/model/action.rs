@@ -220,6 +220,39 @@ pub fn a2a_error(code: i64) -> Option<&'static A2aError> {
     A2A_ERRORS.iter().find(|e| i64::from(e.code) == code)
 }
 
+/// The v1.0 code a peer that carries the proposal as an extension answers
+/// for a proposed one: a wrong resume token is a bad parameter, a pause or
+/// resume the task's state does not allow an operation refused. Other codes
+/// are v1.0's own.
+pub const fn extension_code(code: i32) -> i32 {
+    match code {
+        RESUME_TOKEN_INVALID => INVALID_PARAMS,
+        PAUSE_NOT_ALLOWED => UNSUPPORTED_OPERATION,
+        code => code,
+    }
+}
+
+/// How a refusal's text names the error the wire carries: "Name (code)" for
+/// a v1.0 error; for a proposed one its code, then what the v1.0 extension
+/// encoding answers instead.
+struct WireError(i32);
+
+impl fmt::Display for WireError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |code| a2a_error(i64::from(code)).map_or("", |e| e.name);
+        match extension_code(self.0) {
+            v1 if v1 == self.0 => write!(f, "{} ({})", name(v1), v1),
+            v1 => write!(
+                f,
+                "proposed error {}; {} {} in the v1.0 extension encoding",
+                self.0,
+                name(v1),
+                v1
+            ),
+        }
+    }
+}
+
 impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -239,7 +272,8 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotInputRequired(s) if s.is_terminal() => write!(
                 f,
-                "The task is terminal ({s}) and accepts no more messages: UnsupportedOperationError (-32004)."
+                "The task is terminal ({s}) and accepts no more messages: {}.",
+                WireError(UNSUPPORTED_OPERATION)
             ),
             Refusal::NotInputRequired(TaskState::AuthRequired) => f.write_str(
                 "This agent takes clarification only in TASK_STATE_INPUT_REQUIRED; the task is TASK_STATE_AUTH_REQUIRED. (A2A says an agent SHOULD also take messages here, so that the client can negotiate, correct or reject; this one does not.)",
@@ -259,10 +293,13 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotCancelable(s) => write!(
                 f,
-                "The task is terminal ({s}); cancellation is refused with TaskNotCancelableError (-32002)."
+                "The task is terminal ({s}); cancellation is refused with {}.",
+                WireError(TASK_NOT_CANCELABLE)
             ),
-            Refusal::WorkerRefusedCancellation => f.write_str(
-                "The worker refused the cancellation (TaskNotCancelableError, -32002); the task stays in the state it was in.",
+            Refusal::WorkerRefusedCancellation => write!(
+                f,
+                "The worker refused the cancellation with {}; the task stays in the state it was in.",
+                WireError(TASK_NOT_CANCELABLE)
             ),
             Refusal::NotTerminal(s) => write!(
                 f,
@@ -271,19 +308,25 @@ impl fmt::Display for Refusal {
             Refusal::ProposalOff => f.write_str(
                 "Pause and resume are a proposal, not part of A2A v1.0; switch on the proposal to try them.",
             ),
-            Refusal::NotPausable(TaskState::Submitted) => f.write_str(
-                "A task in TASK_STATE_SUBMITTED cannot be paused: the proposal pauses WORKING tasks only (proposed error -32010).",
+            Refusal::NotPausable(TaskState::Submitted) => write!(
+                f,
+                "A task in TASK_STATE_SUBMITTED cannot be paused: the proposal pauses WORKING tasks only ({}).",
+                WireError(PAUSE_NOT_ALLOWED)
             ),
             Refusal::NotPausable(s) => write!(
                 f,
-                "A task in {s} cannot be paused (proposed error -32010)."
+                "A task in {s} cannot be paused ({}).",
+                WireError(PAUSE_NOT_ALLOWED)
             ),
             Refusal::NotPaused(s) => write!(
                 f,
-                "The task is {s}, not paused: nothing to resume (proposed error -32010)."
+                "The task is {s}, not paused: nothing to resume ({}).",
+                WireError(PAUSE_NOT_ALLOWED)
             ),
-            Refusal::BadResumeToken => f.write_str(
-                "The resume token is wrong or already used (proposed error -32011).",
+            Refusal::BadResumeToken => write!(
+                f,
+                "The resume token is wrong or already used ({}).",
+                WireError(RESUME_TOKEN_INVALID)
             ),
             Refusal::ReasonTooLong => write!(
                 f,

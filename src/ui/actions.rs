@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, PauseMode, Refusal, MAX_EVENT_BYTES};
+use crate::model::{after_colon, Action, PauseMode, Refusal};
 use leptos::prelude::*;
 
 /// A button for `action`, with its reason line below it.
@@ -64,9 +64,6 @@ fn TextField(
     label: &'static str,
     value: RwSignal<String>,
     #[prop(optional)] placeholder: &'static str,
-    /// The most characters the field takes, when it has a limit.
-    #[prop(optional)]
-    maxlength: Option<usize>,
 ) -> impl IntoView {
     view! {
         <div class="field field-text">
@@ -75,7 +72,6 @@ fn TextField(
                 type="text"
                 id=id
                 placeholder=placeholder
-                maxlength=maxlength.map(|n| n.to_string())
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
@@ -245,12 +241,12 @@ fn PauseControls() -> impl IntoView {
                 </button>
                 <p id="act-resume-wrong-reason" class="reason" class:blocked=move || wrong_token.get().is_err()>
                     {move || match wrong_token.get() {
-                        Ok(()) => "Sends ResumeTask with a token that does not match: refused with the proposed -32011 (InvalidParamsError -32602 in the v1.0 extension encoding).".to_string(),
+                        Ok(()) => format!("Sends ResumeTask with a token that does not match, refused: {}", after_colon(Refusal::BadResumeToken)),
                         Err(why) => why,
                     }}
                 </p>
             </div>
-            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire maxlength=MAX_EVENT_BYTES/>
+            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire/>
             <ActionButton
                 id="act-fire-event"
                 action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))

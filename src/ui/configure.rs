@@ -2,7 +2,7 @@
 //! experiment; the ranges come from the model's [`Setting`]s.
 
 use super::store::Store;
-use crate::model::{OnTimeout, Setting, Switch, MAX_EVENT_BYTES};
+use crate::model::{OnTimeout, Setting, Switch};
 use leptos::prelude::*;
 
 /// A range slider for one numeric setting, with its visible value.
@@ -116,7 +116,6 @@ pub fn ConfigurePanel() -> impl IntoView {
                         <input
                             type="text"
                             id="resume-event"
-                            maxlength=MAX_EVENT_BYTES.to_string()
                             placeholder="empty: no event condition"
                             aria-invalid=move || event_refused.with(Option::is_some).then_some("true")
                             aria-describedby=move || event_refused.with(Option::is_some).then_some("resume-event-refused")

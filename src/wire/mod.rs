@@ -89,8 +89,8 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    a2a_error, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome, ResumeCause,
-    Snapshot, TaskState, TraceEntry, A2A_ERRORS, INVALID_PARAMS, PAUSE_NOT_ALLOWED,
+    a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome,
+    ResumeCause, Snapshot, TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED,
     RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
     WAIT_STEP_S,
 };
@@ -1024,14 +1024,11 @@ impl<'a> Walk<'a> {
                     ),
                 );
                 // A plain SendMessage: refused at a terminal task as any
-                // message is; a wrong token is a bad parameter; a task that
-                // cannot be paused or resumed now, an operation refused.
+                // message is, otherwise with the v1.0 code for the proposed one.
                 m = if e.after.is_terminal() {
                     terminal_error(seq, tid, e.after)
-                } else if code == RESUME_TOKEN_INVALID {
-                    error(seq, INVALID_PARAMS, tid)
                 } else {
-                    error(seq, UNSUPPORTED_OPERATION, tid)
+                    error(seq, extension_code(code), tid)
                 };
                 if let Some(d) = m.message["error"]["data"].as_array_mut() {
                     d.push(detail);
