@@ -288,6 +288,12 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
   assert.equal(await text(page, 'trace-count'), `(${all} entries, seconds and minutes hidden)`);
   await page.getByLabel('Show each worked second and waited minute').check();
   assert.equal(await visible().count(), all);
+  // Shown, a second that changes no state is told apart from a transition.
+  const colour = (e) => e.locator('.states').evaluate((n) => getComputedStyle(n).color);
+  const entries = page.getByTestId('trace-entry');
+  const tick = entries.filter({ hasText: 'work unit 1, second 1' });
+  const transition = entries.filter({ hasText: 'TASK_STATE_SUBMITTED → TASK_STATE_WORKING' });
+  assert.notEqual(await colour(tick), await colour(transition));
   assert.equal(await text(page, 'trace-count'), `(${all} entries)`);
   assertNoErrors(page);
   await page.context().close();

@@ -78,7 +78,9 @@ pub fn TracePanel() -> impl IntoView {
             <p class="hint trace-legend">
                 "# · task · active time · actor · action · state before → after · outcome. "
                 "Actors: client (an A2A client request), agent (the worker), simulator (outside "
-                "A2A: a Step asked of the simulation, authorization out of band, an external event)."
+                "A2A: a Step asked of the simulation, authorization out of band, an external event). "
+                "A grey state line changes no state. Marked with a bar: the entry of the viewed "
+                "state; outlined: the entry the Wire panel shows (click an entry to show it)."
             </p>
             <super::actions::Toggle label="Show each worked second and waited minute" value=ticks/>
             <div
