@@ -567,6 +567,15 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
         ),
         "{note}"
     );
+    // At an earlier state of it, the note says both what it leaves out.
+    p.click("[aria-label='Previous recorded state']").await;
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains("sent now, it would find this task in TASK_STATE_REJECTED.")
+            && note.contains("would also list the 1 later task of this context."),
+        "{note}"
+    );
+    p.click("[aria-label='Next recorded state']").await;
     // Back at the current task: both, the newest first.
     p.click("[data-testid=task-list-item]:last-child button")
         .await;

@@ -11,7 +11,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::*;
 use a2a_control_room::ui::{
-    diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_svg,
+    diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
 };
 use common::*;
 use TaskState::*;
@@ -434,6 +434,107 @@ fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
             "record {i}"
         );
     }
+}
+
+#[test]
+fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
+    let mut e = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 3,
+        ..proposal()
+    });
+    for _ in 0..4 {
+        e.apply(Action::Step).unwrap();
+    }
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    e.apply(Action::Step).unwrap();
+    e.apply(Action::Step).unwrap();
+    e.apply(resume(&token(&e))).unwrap();
+    let n = e.viewed_task().records().len();
+    let wait = |bar: &TimeBar| {
+        *bar.segments
+            .iter()
+            .find(|s| matches!(s.span, Span::Wait { .. }))
+            .unwrap()
+    };
+    // The state before the pause and the paused one share the gap's start.
+    e.seek(n - 5).unwrap();
+    let bar = TimeBar::of(&e);
+    assert_eq!(bar.cursor, wait(&bar).x);
+    assert_eq!(bar.side(&wait(&bar)), std::cmp::Ordering::Greater);
+    assert!(timebar_summary(&e, &bar).contains("; 1 wait after it, drawn as a gap."));
+    assert!(timebar_svg(&bar).contains("wait paused ahead"));
+    // The paused state is in the wait, at its start as well as later on.
+    for at in [n - 4, n - 3, n - 2] {
+        e.seek(at).unwrap();
+        let bar = TimeBar::of(&e);
+        assert_eq!(
+            bar.side(&wait(&bar)),
+            std::cmp::Ordering::Equal,
+            "state {at}"
+        );
+        let summary = timebar_summary(&e, &bar);
+        assert!(
+            summary.contains("; the wait it is in, drawn as a gap."),
+            "{summary}"
+        );
+        assert!(!timebar_svg(&bar).contains("wait paused ahead"));
+    }
+    e.seek(n - 1).unwrap();
+    let bar = TimeBar::of(&e);
+    assert_eq!(bar.side(&wait(&bar)), std::cmp::Ordering::Less);
+    assert!(timebar_summary(&e, &bar).contains("; 1 wait before it, drawn as a gap."));
+}
+
+#[test]
+fn only_work_on_the_unit_that_failed_is_said_to_be_not_counted() {
+    // A fault during unit 2: the work on it counts for no unit.
+    let mut e = exp(Config {
+        work_units: 3,
+        seconds_per_unit: 2,
+        fail_during: 2,
+        ..cfg()
+    });
+    run(&mut e, 100);
+    assert_eq!(state(&e), Failed);
+    let summary = timebar_summary(&e, &TimeBar::of(&e));
+    assert!(
+        summary
+            .contains("TASK_STATE_FAILED with 1 of 3 units done (the work on unit 2 not counted)."),
+        "{summary}"
+    );
+    // A self-park that times out fails the task before unit 3 starts; the
+    // work an immediate pause threw away on unit 1 was done again.
+    let mut e = exp(Config {
+        work_units: 3,
+        seconds_per_unit: 3,
+        self_park_before: 3,
+        self_park_timeout: 1,
+        on_timeout: OnTimeout::Fail,
+        ..proposal()
+    });
+    while e.snapshot().active_s < 1 {
+        e.apply(Action::Step).unwrap();
+    }
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    e.apply(resume(&token(&e))).unwrap();
+    run(&mut e, 100);
+    assert_eq!(state(&e), Failed);
+    let bar = TimeBar::of(&e);
+    let lost_on_1 = Span::Work {
+        unit: 1,
+        lost: true,
+    };
+    assert!(
+        bar.segments.iter().any(|s| s.span == lost_on_1),
+        "{:?}",
+        bar.segments
+    );
+    let summary = timebar_summary(&e, &bar);
+    assert!(
+        summary.contains("TASK_STATE_FAILED with 2 of 3 units done."),
+        "{summary}"
+    );
 }
 
 #[test]

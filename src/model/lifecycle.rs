@@ -17,6 +17,7 @@ use super::pause::PauseMode;
 use super::state::TaskState;
 use super::task::Snapshot;
 use super::trace::Event;
+use std::cmp::Ordering;
 
 use TaskState::{
     AuthRequired, Canceled, Completed, Failed, InputRequired, Paused, Rejected, Submitted, Working,
@@ -273,6 +274,10 @@ pub struct TimeBar {
     pub width: u32,
     /// The viewed record's x: the cursor.
     pub cursor: u32,
+    /// The viewed state is one of a wait's (INPUT_REQUIRED, AUTH_REQUIRED or
+    /// PAUSED): the cursor is in that wait's gap, maybe at its very start,
+    /// where the state before the wait sits too.
+    pub in_wait: bool,
 }
 
 impl TimeBar {
@@ -288,6 +293,7 @@ impl TimeBar {
             record_x: vec![0; records.len()],
             width: 0,
             cursor: 0,
+            in_wait: false,
         };
         let mut x = 0;
         // The wait in progress: its state, minutes so far, and its first record.
@@ -336,7 +342,23 @@ impl TimeBar {
         }
         bar.width = x.max(1);
         bar.cursor = bar.record_x[exp.position()];
+        bar.in_wait = is_waiting(records[exp.position()].snap.state);
         bar
+    }
+
+    /// Where a segment lies from the viewed state: `Less` before it,
+    /// `Greater` after it, `Equal` when the cursor is in it (work it splits,
+    /// or the wait the viewed state is one of).
+    pub fn side(&self, seg: &Segment) -> Ordering {
+        let end = seg.x + seg.w;
+        match seg.span {
+            Span::Wait { .. } if self.in_wait && (seg.x..end).contains(&self.cursor) => {
+                Ordering::Equal
+            }
+            _ if end <= self.cursor => Ordering::Less,
+            _ if seg.x >= self.cursor => Ordering::Greater,
+            _ => Ordering::Equal,
+        }
     }
 
     /// Draws the gap of a wait whose records run from `first` up to (not

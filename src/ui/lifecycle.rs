@@ -10,6 +10,7 @@ use crate::model::{
     Ahead, Experiment, PossibleMove, Span, TaskState, TimeBar, Transition, FORBIDDEN, TRANSITIONS,
 };
 use leptos::prelude::*;
+use std::cmp::Ordering;
 use std::fmt::Write;
 use wasm_bindgen::JsCast;
 use TaskState::{
@@ -348,7 +349,7 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
         let end = seg.x + seg.w;
         let split = match seg.span {
             Span::Work { .. } => bar.cursor.clamp(seg.x, end),
-            Span::Wait { .. } if seg.x >= bar.cursor => seg.x,
+            Span::Wait { .. } if bar.side(seg) == Ordering::Greater => seg.x,
             _ => end,
         };
         for (from, to, ahead) in [(seg.x, split, ""), (split, end, " ahead")] {
@@ -534,12 +535,10 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
     let (mut before, mut after, mut within) = (0, 0, false);
     for seg in &bar.segments {
         if let Span::Wait { .. } = seg.span {
-            if seg.x + seg.w <= bar.cursor {
-                before += 1;
-            } else if seg.x >= bar.cursor {
-                after += 1;
-            } else {
-                within = true;
+            match bar.side(seg) {
+                Ordering::Less => before += 1,
+                Ordering::Greater => after += 1,
+                Ordering::Equal => within = true,
             }
         }
     }
@@ -572,20 +571,18 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         [first, second] => format!("{first} and {second}, {gaps}"),
         [first, rest @ ..] => format!("{first}, {} and {}, {gaps}", rest[0], rest[1]),
     };
-    let lost: u32 = bar
-        .segments
-        .iter()
-        .filter(|s| matches!(s.span, Span::Work { lost: true, .. }))
-        .map(|s| s.w)
-        .sum();
+    // The newest work: a failure leaves it uncounted when it was on the
+    // unit that failed (a timeout fails a task with no work on that unit).
+    let newest_work = bar.segments.iter().rev().find_map(|s| match s.span {
+        Span::Work { unit, lost } => Some((unit, lost)),
+        _ => None,
+    });
     let ended = match (bar.marks.first(), exp.viewed_task().records().last()) {
         (Some(mark), Some(last)) => {
             let units = last.snap.completed_units;
-            // Only a unit that fails leaves its work uncounted at the end;
-            // work an immediate pause threw away was done again or not at all.
-            let lost = match (lost, last.snap.state) {
-                (1.., TaskState::Failed) if units < exp.config().work_units => {
-                    format!(" (the work on unit {} not counted)", units + 1)
+            let lost = match (newest_work, last.snap.state) {
+                (Some((unit, true)), TaskState::Failed) if unit == units + 1 => {
+                    format!(" (the work on unit {unit} not counted)")
                 }
                 _ => String::new(),
             };

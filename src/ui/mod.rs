@@ -17,7 +17,9 @@ mod trace;
 mod wire;
 
 pub use app::ControlRoom;
-pub use lifecycle::{diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_svg};
+pub use lifecycle::{
+    diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
+};
 pub use persist::notice_with;
 pub use store::{Store, DEFAULT_CLARIFICATION, SPEEDS};
 

@@ -69,7 +69,9 @@ pub fn restore(store: Store) -> bool {
                 // holding it back would lose it on a reload.
                 Err((why, aside)) if aside.stayed => alerts.push(format!(
                     "The run saved in this browser before this link could not be read: {why}. \
-                     Its text could not be kept apart, so the shared run is saved in its place."
+                     Its text could not be kept apart ({}), so the shared run is saved over it, \
+                     unless the browser refuses that too, which a notice would say.",
+                    aside.why
                 )),
                 Err((why, aside)) => alerts.push(format!(
                     "The run saved in this browser before this link could not be read: {why}; {}.",
@@ -119,10 +121,11 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, Aside)> {
 }
 
 /// Where an unreadable stored text went: what to tell the user, and whether
-/// it stayed under its own key (it could not be moved apart).
+/// it stayed under its own key (it could not be moved apart), and why.
 struct Aside {
     said: String,
     stayed: bool,
+    why: String,
 }
 
 /// Moves the unreadable `text` stored under `key` to `key` + `.unreadable`
@@ -140,6 +143,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
     let stays = |why: &str| Aside {
         said: format!("{why}, so it stays under “{key}” until {until}"),
         stayed: true,
+        why: why.to_string(),
     };
     let Some(s) = storage() else {
         return stays("this browser did not let the page keep its text apart (storage is off)");
@@ -162,6 +166,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
     Aside {
         said: format!("its text is kept in this browser's storage under “{free}”"),
         stayed: false,
+        why: String::new(),
     }
 }
 

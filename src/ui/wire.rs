@@ -90,9 +90,14 @@ pub fn WirePanel() -> impl IntoView {
                 return store.exp.with(answered_from_the_past)
             }
             WireView::ListTasks => {
+                // Both, when the viewed state is an earlier one of an
+                // earlier task.
                 return store
                     .exp
-                    .with(|e| answered_from_the_past(e).or_else(|| listed_before(e)))
+                    .with(|e| match (answered_from_the_past(e), listed_before(e)) {
+                        (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                        (a, b) => a.or(b),
+                    });
             }
             _ => shown.get()?,
         };
