@@ -384,8 +384,9 @@ fn time_bar_clicks_go_to_the_nearest_recorded_state() {
     assert_eq!(bar.width, 4);
 }
 
-#[test]
-fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
+/// 1 unit of 2 done and 1 s into unit 2, paused at once (losing that
+/// second) for two minutes, then resumed.
+fn paused_two_minutes_mid_unit() -> Experiment {
     let mut e = exp(Config {
         work_units: 2,
         seconds_per_unit: 3,
@@ -394,12 +395,17 @@ fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
     for _ in 0..4 {
         e.apply(Action::Step).unwrap();
     }
-    // 1 unit done and 1 s into unit 2: pause now, losing that second.
     assert_eq!(e.snapshot().active_s, 4);
     e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
     e.apply(Action::Step).unwrap();
     e.apply(Action::Step).unwrap();
     e.apply(resume(&token(&e))).unwrap();
+    e
+}
+
+#[test]
+fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
+    let e = paused_two_minutes_mid_unit();
     let bar = TimeBar::of(&e);
     assert_eq!(
         bar.segments,
@@ -438,18 +444,7 @@ fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
 
 #[test]
 fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
-    let mut e = exp(Config {
-        work_units: 2,
-        seconds_per_unit: 3,
-        ..proposal()
-    });
-    for _ in 0..4 {
-        e.apply(Action::Step).unwrap();
-    }
-    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
-    e.apply(Action::Step).unwrap();
-    e.apply(Action::Step).unwrap();
-    e.apply(resume(&token(&e))).unwrap();
+    let mut e = paused_two_minutes_mid_unit();
     let n = e.viewed_task().records().len();
     let wait = |bar: &TimeBar| {
         *bar.segments
