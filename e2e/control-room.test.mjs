@@ -391,6 +391,25 @@ test('setting up an experiment brings Play into view and focus: Space then plays
   await page.context().close();
 });
 
+test('the notice of a set-up experiment leaves Play to be seen, on a desktop and on a phone', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    // The longest notice: experiment 3 names six settings.
+    const setUp = page.getByRole('button', { name: 'Set up experiment 3' });
+    await setUp.scrollIntoViewIfNeeded();
+    await setUp.click();
+    const notice = page.getByTestId('notice');
+    assert.match(await notice.innerText(), /^Experiment 3 \(/);
+    const [n, p] = [await notice.boundingBox(), await page.locator('#play').boundingBox()];
+    assert.ok(p.y >= 0 && p.y + p.height <= viewport.height, `Play is on screen: ${JSON.stringify(p)}`);
+    assert.ok(n.y >= 0 && n.y + n.height <= viewport.height, `the notice is on screen: ${JSON.stringify(n)}`);
+    const clear = n.y + n.height <= p.y || p.y + p.height <= n.y;
+    assert.ok(clear, `${viewport.width} px: the notice covers Play: ${JSON.stringify({ n, p })}`);
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
 /** A page with 12 units of `seconds` s each, scrolled so the trace is on screen. */
 async function traceOnScreen(viewport, seconds) {
   const page = await openPage(browser(), '', { viewport });

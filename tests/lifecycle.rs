@@ -246,6 +246,15 @@ fn time_bar_lays_out_work_waits_and_marks() {
             plan(5, Ahead::Failure),
         ]
     );
+    assert_eq!(
+        TimeBar::of(&e).segments,
+        vec![
+            seg(0, 5, Span::Planned { abandoned: false }),
+            seg(5, 1, Span::Planned { abandoned: true }),
+        ]
+    );
+    let svg = timebar_svg(&TimeBar::of(&e));
+    assert_eq!(svg.matches("class=\"planned abandoned").count(), 1, "{svg}");
     run(&mut e, 100);
     assert_eq!(state(&e), InputRequired);
     let bar = TimeBar::of(&e);
@@ -263,13 +272,16 @@ fn time_bar_lays_out_work_waits_and_marks() {
         state: InputRequired,
         minutes: 0,
     };
-    // Unit 1 worked (2 s), an open input gap, then 4 s still planned.
+    // Unit 1 worked (2 s), an open input gap, then 3 s planned up to the
+    // failure, and the 1 s after it, which the task never reaches: drawn as
+    // it will be once the task has failed.
     assert_eq!(
         bar.segments,
         vec![
             seg(0, 2, work(1)),
             seg(2, GAP_UNITS, input),
-            seg(5, 4, Span::Planned { abandoned: false }),
+            seg(5, 3, Span::Planned { abandoned: false }),
+            seg(8, 1, Span::Planned { abandoned: true }),
         ]
     );
     assert_eq!(bar.cursor, 3, "a waiting state sits inside its gap");

@@ -334,9 +334,27 @@ impl TimeBar {
         let left = planned.saturating_sub(last.active_s - last.lost_s);
         if left > 0 && last.state != TaskState::Completed {
             let abandoned = last.state.is_terminal();
-            bar.push(x, left, Span::Planned { abandoned });
             if !abandoned {
                 bar.ahead = plan_ahead(&exp.task_config(), &last, x);
+            }
+            // A plan that fails ends at its failure: the work after it is
+            // never reached, drawn as a failed task's is.
+            let reached = match bar.ahead.last() {
+                Some(&PlanMark {
+                    x: at,
+                    what: Ahead::Failure,
+                }) => (at - x).min(left),
+                _ => left,
+            };
+            if reached > 0 {
+                bar.push(x, reached, Span::Planned { abandoned });
+            }
+            if left > reached {
+                bar.push(
+                    x + reached,
+                    left - reached,
+                    Span::Planned { abandoned: true },
+                );
             }
             x += left;
         }

@@ -438,6 +438,13 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
 /// named where it has room (a 320 px bar) and in its title.
 fn draw_plan(s: &mut String, bar: &TimeBar, pm: &dyn Fn(u32) -> u32) {
     let end = bar.segments.last().map_or(bar.width, |g| g.x + g.w);
+    // Where the plan's work stops, before any never reached.
+    let work_end = bar
+        .segments
+        .iter()
+        .rev()
+        .find(|g| g.span != Span::Planned { abandoned: true })
+        .map_or(bar.width, |g| g.x + g.w);
     let starts: Vec<(u32, u8)> = bar
         .ahead
         .iter()
@@ -460,7 +467,7 @@ fn draw_plan(s: &mut String, bar: &TimeBar, pm: &dyn Fn(u32) -> u32) {
         }
     };
     for (i, &(x, u)) in starts.iter().enumerate() {
-        let next = starts.get(i + 1).map_or(end, |n| n.0);
+        let next = starts.get(i + 1).map_or(work_end, |n| n.0);
         let _ = write!(
             s,
             "<line class=\"plan unit\" x1=\"{0}\" x2=\"{0}\" y1=\"12\" y2=\"28\"/>",
@@ -792,6 +799,8 @@ pub fn TimeBarView() -> impl IntoView {
             <span class="key">"unit worked"</span>
             <span class="key wait">"waiting (width not to scale)"</span>
             <span class="key planned">"planned"</span>
+            // After a failure, or a failure to come: work the task never does.
+            <span class="key planned abandoned">"never reached"</span>
             {move || {
                 store
                     .config
