@@ -252,7 +252,15 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":4000"),
-            "not a valid run (config.work_units: invalid value: integer `4000`, expected a whole number from 0 to 255)",
+            "its settings are invalid: Work units must be between 1 and 12 (got 4000)",
+        ),
+        (
+            good.replace("\"self_park_timeout\":0", "\"self_park_timeout\":-1"),
+            "its settings are invalid: Self-park timeout (minutes) must be between 0 and 60, 0 = off (got -1)",
+        ),
+        (
+            "not json at all".into(),
+            "it is not a valid run (its text is not JSON: it breaks at line 1, column 2)",
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":\"4\""),

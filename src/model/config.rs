@@ -60,6 +60,30 @@ impl Setting {
         }
     }
 
+    /// Every setting, the proposal's last.
+    pub const ALL: [Setting; 7] = [
+        Setting::WorkUnits,
+        Setting::SecondsPerUnit,
+        Setting::InputGate,
+        Setting::AuthGate,
+        Setting::FailDuring,
+        Setting::SelfParkBefore,
+        Setting::SelfParkTimeout,
+    ];
+
+    /// Its member of a saved run's `config`.
+    pub const fn field(self) -> &'static str {
+        match self {
+            Setting::WorkUnits => "work_units",
+            Setting::SecondsPerUnit => "seconds_per_unit",
+            Setting::InputGate => "input_gate",
+            Setting::AuthGate => "auth_gate",
+            Setting::FailDuring => "fail_during",
+            Setting::SelfParkBefore => "self_park_before",
+            Setting::SelfParkTimeout => "self_park_timeout",
+        }
+    }
+
     /// Whether the setting names a work unit (so a value above N is never reached).
     pub const fn names_a_unit(self) -> bool {
         matches!(

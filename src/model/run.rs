@@ -6,7 +6,7 @@
 //! trace and position), because the model is deterministic.
 
 use super::action::{after_colon, Action, Refusal};
-use super::config::{Config, ConfigError};
+use super::config::{Config, ConfigError, Setting};
 use super::experiment::{Experiment, MAX_APPLIED, MAX_TRACE_ENTRIES};
 use super::ids::IdSource;
 use super::state::TaskState;
@@ -233,7 +233,11 @@ impl SavedRun {
             if first.is_some_and(|l| l.get("payloadType").is_some()) {
                 RunError::Transcript
             } else {
-                RunError::NotJson(e.to_string())
+                RunError::NotJson(format!(
+                    "its text is not JSON: it breaks at line {}, column {}",
+                    e.line(),
+                    e.column()
+                ))
             }
         })?;
         if value.get("format").and_then(|f| f.as_str()) != Some(RUN_FORMAT) {
@@ -252,6 +256,14 @@ impl SavedRun {
                 )))
             }
             None => return Err(RunError::NotJson("no version".into())),
+        }
+        // A whole number out of a setting's range is said as the settings
+        // say it, however far out it is.
+        for setting in Setting::ALL {
+            let given = value["config"][setting.field()].as_i64();
+            if let Some(v) = given.filter(|&v| !(0..=255).contains(&v)) {
+                return Err(RunError::BadConfig(ConfigError { setting, value: v }));
+            }
         }
         let run =
             SavedRun::deserialize(&value).map_err(|e| RunError::NotJson(at_fault(&value, &e)))?;

@@ -71,7 +71,7 @@ pub fn WirePanel() -> impl IntoView {
                             (true, false) => "last exchange up to the viewed state",
                             (false, true) => "latest",
                             (false, false) => {
-                                "latest exchange; the agent's seconds and minutes since send nothing"
+                                "latest with messages — the worked seconds and waited minutes after it put nothing on the wire"
                             }
                         }
                     }),
