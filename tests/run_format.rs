@@ -226,6 +226,24 @@ fn a_tiny_run_cannot_build_an_endless_trace() {
 }
 
 #[test]
+fn every_setting_far_out_of_range_is_named_as_the_settings_name_it() {
+    let (_, run) = sample();
+    let good: serde_json::Value = serde_json::from_str(&run.to_json()).unwrap();
+    for setting in Setting::ALL {
+        for value in [256, 100_000, -1] {
+            let mut bad = good.clone();
+            assert!(bad["config"].get(setting.field()).is_some(), "{setting:?}");
+            bad["config"][setting.field()] = value.into();
+            assert_eq!(
+                SavedRun::parse(&bad.to_string()).unwrap_err(),
+                RunError::BadConfig(ConfigError { setting, value }),
+                "{setting:?} = {value}"
+            );
+        }
+    }
+}
+
+#[test]
 fn each_kind_of_bad_input_has_its_own_message() {
     let (_, run) = sample();
     let good = run.to_json();

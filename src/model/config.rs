@@ -60,7 +60,7 @@ impl Setting {
         }
     }
 
-    /// Every setting, the proposal's last.
+    /// Every setting: [`Setting::CORE`], then [`Setting::PROPOSAL`].
     pub const ALL: [Setting; 7] = [
         Setting::WorkUnits,
         Setting::SecondsPerUnit,
@@ -276,7 +276,7 @@ impl Config {
 
     /// Checks every setting; the first out-of-range one is the error.
     pub fn validate(&self) -> Result<(), ConfigError> {
-        for s in Setting::CORE.into_iter().chain(Setting::PROPOSAL) {
+        for s in Setting::ALL {
             if !s.range().contains(&self.get(s)) {
                 return Err(ConfigError {
                     setting: s,
@@ -331,7 +331,7 @@ impl Config {
         if self.pause_proposal != base.pause_proposal {
             out.push(format!("Proposed pause/resume {}", on(self.pause_proposal)));
         }
-        for setting in Setting::CORE.into_iter().chain(Setting::PROPOSAL) {
+        for setting in Setting::ALL {
             if self.get(setting) != base.get(setting) {
                 out.push(format!("{} {}", setting.label(), self.describe(setting)));
             }
