@@ -866,13 +866,26 @@ fn time_bar_plan_is_what_the_agent_would_meet_and_nothing_past_its_end() {
         ..cfg()
     };
     assert_eq!(events(c), [(3, Ahead::Failure)]);
-    // Rejected at the first Step: nothing is ahead.
+    // Rejected at the first Step: only the rejection is ahead, and the
+    // whole plan is never reached.
     let c = Config {
         reject_before_execution: true,
         input_gate: 2,
         ..cfg()
     };
-    assert!(TimeBar::of(&exp(c)).ahead.is_empty());
+    let bar = TimeBar::of(&exp(c));
+    assert_eq!(
+        bar.ahead,
+        [PlanMark {
+            x: 0,
+            what: Ahead::Rejection
+        }]
+    );
+    assert_eq!(
+        bar.segments,
+        [seg(0, 12, Span::Planned { abandoned: true })]
+    );
+    assert!(timebar_svg(&bar).contains(">reject</text>"));
     // A pending pause (proposal) is on the plan where it will take effect.
     let mut e = exp(proposal());
     run(&mut e, 2); // 1 s into unit 1 of 3 s

@@ -239,6 +239,8 @@ pub enum Ahead {
     Auth,
     /// The configured failure, inside its unit.
     Failure,
+    /// The configured rejection, before any work.
+    Rejection,
     /// The agent's self-park, before its unit (proposal).
     SelfPark,
     /// A pause the client asked for, where it takes effect (proposal).
@@ -337,12 +339,12 @@ impl TimeBar {
             if !abandoned {
                 bar.ahead = plan_ahead(&exp.task_config(), &last, x);
             }
-            // A plan that fails ends at its failure: the work after it is
-            // never reached, drawn as a failed task's is.
+            // A plan that fails or is rejected ends there: the work after
+            // it is never reached, drawn as a failed or rejected task's is.
             let reached = match bar.ahead.last() {
                 Some(&PlanMark {
                     x: at,
-                    what: Ahead::Failure,
+                    what: Ahead::Failure | Ahead::Rejection,
                 }) => (at - x).min(left),
                 _ => left,
             };
@@ -497,6 +499,7 @@ fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
             Event::SelfParked { .. } => Some(Ahead::SelfPark),
             Event::PauseTookEffect { .. } => Some(Ahead::Pause),
             Event::Failed { .. } => Some(Ahead::Failure),
+            Event::Rejected => Some(Ahead::Rejection),
             _ => None,
         };
         if let Some(what) = what {

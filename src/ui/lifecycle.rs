@@ -532,6 +532,11 @@ fn ahead_words(a: Ahead) -> Option<(&'static str, &'static str, &'static str)> {
         Ahead::SelfPark => ("park", "park", "the agent's self-park (proposal)"),
         Ahead::Pause => ("park", "pause", "the pause the client asked for (proposal)"),
         Ahead::Failure => ("fail", "fail", "the configured failure: the task will fail"),
+        Ahead::Rejection => (
+            "fail",
+            "reject",
+            "the configured rejection: the agent will reject the task before any work",
+        ),
     })
 }
 
