@@ -261,7 +261,7 @@ impl SavedRun {
         // say it, however far out it is.
         for setting in Setting::ALL {
             let given = value["config"][setting.field()].as_i64();
-            if let Some(v) = given.filter(|&v| !(0..=255).contains(&v)) {
+            if let Some(v) = given.filter(|&v| u8::try_from(v).is_err()) {
                 return Err(RunError::BadConfig(ConfigError { setting, value: v }));
             }
         }

@@ -53,7 +53,7 @@ pub fn restore(store: Store) -> bool {
         None => match restore_saved(store) {
             Saved::Restored | Saved::None => {}
             Saved::Unreadable(why, aside) => {
-                checkpoint_stays = aside.stayed;
+                checkpoint_stays = aside.stayed.is_some();
                 alerts.push(format!(
                     "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
                     aside.said
@@ -67,11 +67,17 @@ pub fn restore(store: Store) -> bool {
                 // A run the user opened on purpose outweighs a text that is
                 // already unreadable: with the link gone from the address,
                 // holding it back would lose it on a reload.
-                Err((why, aside)) if aside.stayed => alerts.push(format!(
+                Err((
+                    why,
+                    Aside {
+                        stayed: Some(because),
+                        ..
+                    },
+                )) => alerts.push(format!(
                     "The run saved in this browser before this link could not be read: {why}. \
                      Its text could not be kept apart ({}), so the shared run is saved over it, \
                      unless the browser refuses that too, which a notice would say.",
-                    aside.why
+                    because
                 )),
                 Err((why, aside)) => alerts.push(format!(
                     "The run saved in this browser before this link could not be read: {why}; {}.",
@@ -85,7 +91,7 @@ pub fn restore(store: Store) -> bool {
                 Saved::Restored => "The run saved in this browser was opened instead.".into(),
                 Saved::None => "A fresh run was started.".into(),
                 Saved::Unreadable(e, aside) => {
-                    checkpoint_stays = aside.stayed;
+                    checkpoint_stays = aside.stayed.is_some();
                     format!(
                         "The run saved in this browser could not be opened either ({e}): a fresh run was started; {}.",
                         aside.said
@@ -120,12 +126,11 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, Aside)> {
     }
 }
 
-/// Where an unreadable stored text went: what to tell the user, and whether
-/// it stayed under its own key (it could not be moved apart), and why.
+/// Where an unreadable stored text went: what to tell the user, and, when
+/// it stayed under its own key (it could not be moved apart), why.
 struct Aside {
     said: String,
-    stayed: bool,
-    why: String,
+    stayed: Option<String>,
 }
 
 /// Moves the unreadable `text` stored under `key` to `key` + `.unreadable`
@@ -142,8 +147,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
     };
     let stays = |why: &str| Aside {
         said: format!("{why}, so it stays under “{key}” until {until}"),
-        stayed: true,
-        why: why.to_string(),
+        stayed: Some(why.to_string()),
     };
     let Some(s) = storage() else {
         return stays("this browser did not let the page keep its text apart (storage is off)");
@@ -165,8 +169,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
     let _ = s.remove_item(key);
     Aside {
         said: format!("its text is kept in this browser's storage under “{free}”"),
-        stayed: false,
-        why: String::new(),
+        stayed: None,
     }
 }
 
