@@ -224,6 +224,43 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   assert.equal(await page.getByTestId('discard-warning').count(), 0);
   // The list was edited in place, not re-rendered: the first entry is the same node.
   assert.ok(await first.evaluate((el) => el.isConnected));
+
+  // A click from the wrong state is undone: the discarded branch comes back
+  // whole, viewed from the state acted from, and is what this browser keeps.
+  assert.equal(await text(page, 'undo-discard'), 'Step discarded 5 later recorded states. Undo: bring them back');
+  await page.getByRole('button', { name: 'Undo: bring them back' }).click();
+  await page.getByTestId('timeline-position').filter({ hasText: 'State 3 of 8' }).waitFor();
+  assert.equal(await page.getByTestId('trace-entry').count(), 8);
+  assert.equal(await page.getByTestId('undo-discard').count(), 0);
+  assert.match(await text(page, 'discard-warning'), /5 later recorded states/);
+  assert.match(await text(page, 'notice'), /^The 5 discarded recorded states are back/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'recorded-state', 'focus stays in the panel');
+  await page.locator('html[data-save="idle"]').waitFor();
+  await page.reload();
+  await page.getByTestId('timeline-position').filter({ hasText: 'State 3 of 8' }).waitFor();
+  assert.equal(await page.getByTestId('trace-entry').count(), 8);
+
+  // Undo reaches only the last action: after a seek, or another Step, it is gone.
+  await step.click();
+  await page.getByTestId('undo-discard').waitFor();
+  await step.click();
+  assert.equal(await page.getByTestId('undo-discard').count(), 0);
+  assert.equal(await page.getByTestId('trace-entry').count(), 5);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a notice can be dismissed, with its button or Escape', async () => {
+  const page = await openPage(browser());
+  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  assert.match(await text(page, 'notice'), /^Experiment 1/);
+  await page.getByRole('button', { name: 'Dismiss notice' }).click();
+  assert.equal(await page.getByTestId('notice').innerText(), '');
+  assert.equal(await page.getByRole('button', { name: 'Dismiss notice' }).count(), 0);
+  await page.getByRole('button', { name: 'Restart experiment' }).click();
+  assert.match(await text(page, 'notice'), /^Experiment restarted/);
+  await page.keyboard.press('Escape');
+  assert.equal(await page.getByTestId('notice').innerText(), '');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -68,13 +68,17 @@ pub fn ControlRoom(
                         </Show>
                     </p>
                 </div>
-                <p
-                    class="notice"
-                    class:shown=move || store.notice.with(Option::is_some)
-                    role="status"
-                    data-testid="notice"
-                >
-                    {move || store.notice.get()}
+                <p class="notice" class:shown=move || store.notice.with(Option::is_some)>
+                    <span role="status" data-testid="notice">{move || store.notice.get()}</span>
+                    <Show when=move || store.notice.with(Option::is_some)>
+                        <button
+                            class="link dismiss"
+                            aria-label="Dismiss notice"
+                            on:click=move |_| store.notice.set(None)
+                        >
+                            "×"
+                        </button>
+                    </Show>
                 </p>
             </div>
             <div class="transport">
@@ -362,7 +366,7 @@ fn fade_notices(store: Store) {
 /// focus is on a field or another control (a key meant for it must not step
 /// or rewind the task), except the transport's own buttons (Play, Step, the
 /// ‹ › of Recorded states), where Space still presses the button. Escape
-/// dismisses an alert, from anywhere.
+/// dismisses an alert, from anywhere, or else a notice.
 fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
@@ -370,6 +374,10 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         }
         if ev.key() == "Escape" && store.alert.with_untracked(Option::is_some) {
             alert.dismiss(store);
+            return;
+        }
+        if ev.key() == "Escape" && store.notice.with_untracked(Option::is_some) {
+            store.notice.set(None);
             return;
         }
         let target = ev

@@ -118,7 +118,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 <p class="hint">
                     "Space plays or pauses playback, → steps, [ and ] move through recorded states: not "
                     "while a field or another control has focus, except Play, Step and the ‹ › of "
-                    "Recorded states. Escape dismisses an alert."
+                    "Recorded states. Escape dismisses an alert or a notice."
                 </p>
             </div>
         </section>

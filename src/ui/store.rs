@@ -65,6 +65,9 @@ pub struct Store {
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
+    /// The run as it was before an action from an earlier state discarded
+    /// later recorded states, until the next action, seek or fresh start.
+    pub discarded: RwSignal<Option<Discarded>>,
     /// Where the click that started a fresh experiment stands: see
     /// [`SameClick`].
     pub same_click: StoredValue<SameClick>,
@@ -72,6 +75,16 @@ pub struct Store {
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
     pub fresh_seeds: bool,
+}
+
+/// What [`Store::undo_discard`] brings back: the run and experiment as they
+/// were before the action (`label`) that discarded `count` recorded states.
+#[derive(Clone)]
+pub struct Discarded {
+    run: SavedRun,
+    exp: Experiment,
+    pub count: usize,
+    pub label: &'static str,
 }
 
 impl Store {
@@ -102,6 +115,7 @@ impl Store {
             started_ms: RwSignal::new(started),
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
+            discarded: RwSignal::new(None),
             same_click: StoredValue::new(SameClick::None),
             fresh_seeds: false,
         };
@@ -157,6 +171,12 @@ impl Store {
             Action::FireEvent(name) => Some(name.trim().to_string()),
             _ => None,
         };
+        // What an action from an earlier state may discard stays within
+        // reach of Undo (the copy is made only there).
+        let before_discard = self
+            .exp
+            .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
+            .map(|exp| (self.run.get_value(), exp));
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
@@ -207,11 +227,21 @@ impl Store {
                 }
                 let after = self.exp.with_untracked(|e| e.snapshot().state);
                 if let Applied::Recorded { discarded, .. } = applied {
-                    if discarded > 0 {
+                    if let (true, Some((run, exp))) = (discarded > 0, before_discard) {
                         self.notice.set(Some(format!(
                             "{label}: discarded {discarded} later recorded state{}.",
                             plural(discarded)
                         )));
+                        self.discarded.set(Some(Discarded {
+                            run,
+                            exp,
+                            count: discarded,
+                            label,
+                        }));
+                    } else if !by_play {
+                        // Play's own Steps keep the Undo of the Play that
+                        // discarded: it brings back the run from before it.
+                        self.forget_discarded();
                     }
                 } else {
                     let pending = self.exp.with_untracked(|e| e.snapshot().pending.is_some());
@@ -542,8 +572,35 @@ impl Store {
         }
     }
 
+    /// Brings back the recorded states the last action discarded, and the
+    /// earlier state it was taken from, as they were before it.
+    pub fn undo_discard(&self) {
+        let Some(Discarded {
+            run, exp, count, ..
+        }) = self.discarded.get_untracked()
+        else {
+            return;
+        };
+        self.install(run, exp);
+        let back = match count {
+            1 => "The discarded recorded state is".to_string(),
+            n => format!("The {n} discarded recorded states are"),
+        };
+        self.notice.set(Some(format!(
+            "{back} back; you are viewing the earlier state you acted from."
+        )));
+    }
+
+    /// Ends the reach of [`Store::undo_discard`].
+    fn forget_discarded(&self) {
+        if self.discarded.with_untracked(Option::is_some) {
+            self.discarded.set(None);
+        }
+    }
+
     /// Puts `run` (replayed as `exp`) on the page.
     fn install(&self, run: SavedRun, exp: Experiment) {
+        self.forget_discarded();
         self.playing.set(false);
         self.alert.set(None);
         self.started_ms.set(run.started_ms);
@@ -565,6 +622,7 @@ impl Store {
         match self.exp.try_update(go) {
             Some(Err(e)) => self.alert.set(Some(e.to_string())),
             Some(Ok(())) => {
+                self.forget_discarded();
                 // A refusal said about another state is no longer true here.
                 self.alert.set(None);
                 self.run.update_value(|r| r.push(op));

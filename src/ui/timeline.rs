@@ -89,6 +89,23 @@ pub fn TimelinePanel() -> impl IntoView {
                     {move || discard_note(later())}
                 </p>
             </Show>
+            // After an action from an earlier state, until the next one.
+            {move || store.discarded.with(|d| d.as_ref().map(|d| (d.label, d.count))).map(|(label, n)| view! {
+                <p class="warning" data-testid="undo-discard">
+                    {format!("{label} discarded {n} later recorded state{}. ", plural(n))}
+                    <button
+                        class="link"
+                        on:click=move |_| {
+                            store.undo_discard();
+                            // The button goes with the note: focus stays in
+                            // the panel, on its slider.
+                            super::playback::focus("recorded-state");
+                        }
+                    >
+                        {if n == 1 { "Undo: bring it back" } else { "Undo: bring them back" }}
+                    </button>
+                </p>
+            })}
             <Show when=read_only>
                 <p class="warning" data-testid="read-only-note">
                     "You are viewing an earlier task of this context: read-only. "
