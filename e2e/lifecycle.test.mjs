@@ -332,7 +332,7 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   // → says why Step is off; Dismiss removes itself with its alert, and focus
   // goes back to where it was (the Playback panel) rather than to the page.
   await page.keyboard.press('ArrowRight');
-  const dismiss = page.getByRole('button', { name: 'Dismiss' });
+  const dismiss = page.getByRole('button', { name: 'Dismiss', exact: true });
   await dismiss.focus();
   await page.keyboard.press('Enter');
   assert.equal(await focusedPanel(page), 'playback-h');

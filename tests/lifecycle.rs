@@ -726,6 +726,92 @@ fn every_state_box_fits_the_diagram_and_holds_its_label_apart_from_the_others() 
     }
 }
 
+/// The drawn lines of a diagram drawing, each with the two states it joins (short
+/// names), as polylines: every edge's quadratic curve sampled, and the
+/// forbidden pair's straight line.
+fn drawn_lines(svg: &str) -> Vec<(String, String, Vec<(f32, f32)>)> {
+    let nums = |d: &str| -> Vec<f32> {
+        d.split(|c: char| !(c.is_ascii_digit() || c == '-'))
+            .filter(|n| !n.is_empty())
+            .map(|n| n.parse().unwrap())
+            .collect()
+    };
+    let mut lines = Vec::new();
+    for part in svg.split("<path class=\"edge").skip(1) {
+        let edge = &part[part.find("data-edge=\"").unwrap() + 11..];
+        let (from, to) = edge[..edge.find('"').unwrap()].split_once('-').unwrap();
+        let d = &part[part.find(" d=\"").unwrap() + 4..];
+        let n = nums(&d[..d.find('"').unwrap()]);
+        assert_eq!(n.len(), 6, "M x y Q cx cy x y: {d}");
+        let at = |t: f32| {
+            let u = 1.0 - t;
+            (
+                u * u * n[0] + 2.0 * u * t * n[2] + t * t * n[4],
+                u * u * n[1] + 2.0 * u * t * n[3] + t * t * n[5],
+            )
+        };
+        let points = (0..=40).map(|i| at(i as f32 / 40.0)).collect();
+        lines.push((from.to_string(), to.to_string(), points));
+    }
+    if let Some(g) = svg.split("data-edge=\"forbidden\"").nth(1) {
+        let d = &g[g.find(" d=\"").unwrap() + 4..];
+        let n = nums(&d[..d.find('"').unwrap()]);
+        let points = vec![(n[0], n[1]), (n[2], n[3])];
+        lines.push(("INPUT_REQUIRED".into(), "PAUSED".into(), points));
+    }
+    lines
+}
+
+#[test]
+fn no_two_lines_of_the_diagram_cross_and_none_runs_through_a_box() {
+    fn crosses(p: (f32, f32), q: (f32, f32), r: (f32, f32), s: (f32, f32)) -> bool {
+        let side = |a: (f32, f32), b: (f32, f32), c: (f32, f32)| {
+            (b.0 - a.0) * (c.1 - a.1) - (b.1 - a.1) * (c.0 - a.0)
+        };
+        side(p, q, r) * side(p, q, s) < 0.0 && side(r, s, p) * side(r, s, q) < 0.0
+    }
+    for config in [cfg(), proposal()] {
+        let svg = diagram_svg(&exp(config));
+        let lines = drawn_lines(&svg);
+        assert_eq!(lines.len(), if config.pause_proposal { 18 } else { 13 });
+        let boxes: Vec<(String, [f32; 4])> = svg
+            .split("<g class=\"node")
+            .skip(1)
+            .map(|g| {
+                let name = &g[g.find("data-state=\"TASK_STATE_").unwrap() + 23..];
+                let rect = &g[g.find("<rect").unwrap()..];
+                let (x, y) = (attr(rect, "x") as f32, attr(rect, "y") as f32);
+                let (w, h) = (attr(rect, "width") as f32, attr(rect, "height") as f32);
+                (
+                    name[..name.find('"').unwrap()].to_string(),
+                    [x, y, x + w, y + h],
+                )
+            })
+            .collect();
+        for (i, (a, b, one)) in lines.iter().enumerate() {
+            // A line keeps 3 units clear of every box but its own two.
+            for (state, [x1, y1, x2, y2]) in &boxes {
+                if state == a || state == b {
+                    continue;
+                }
+                let inside = one
+                    .iter()
+                    .any(|&(x, y)| x > x1 - 3.0 && x < x2 + 3.0 && y > y1 - 3.0 && y < y2 + 3.0);
+                assert!(!inside, "{a} → {b} runs through {state}");
+            }
+            for (c, d, other) in &lines[i + 1..] {
+                if [a, b].iter().any(|s| *s == c || *s == d) {
+                    continue;
+                }
+                let cross = one
+                    .windows(2)
+                    .any(|p| other.windows(2).any(|q| crosses(p[0], p[1], q[0], q[1])));
+                assert!(!cross, "{a} → {b} crosses {c} → {d}");
+            }
+        }
+    }
+}
+
 #[test]
 fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     let mut e = exp(Config {

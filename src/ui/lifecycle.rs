@@ -20,27 +20,29 @@ use TaskState::{
 /// Diagram size (SVG user units): narrow enough that labels stay legible
 /// in a third of a desktop and on a phone.
 const DIAGRAM_W: i32 = 400;
-const DIAGRAM_H: i32 = 300;
+const DIAGRAM_H: i32 = 340;
 /// The height of a one-line node box, one more line of label, and the width
 /// of one monospace character of a label.
 const NODE_H: i32 = 30;
 const LINE_H: i32 = 17;
 const CHAR_W: i32 = 8;
 
-/// Where each state sits: SUBMITTED on the left, WORKING in the middle with
-/// its interruptions below and the proposal's PAUSED above, and the
-/// terminal states on the right (REJECTED under SUBMITTED).
+/// Where each state sits, so that no two edges cross: SUBMITTED, WORKING
+/// and FAILED across the middle, REJECTED and COMPLETED above them, the
+/// interruptions under WORKING, CANCELED at the foot (the one state almost
+/// every other leads to), and the proposal's PAUSED beside INPUT_REQUIRED,
+/// the state it may never be next to.
 const fn node_at(s: TaskState) -> (i32, i32) {
     match s {
-        Submitted => (48, 150),
-        Rejected => (48, 266),
-        Paused => (136, 36),
-        Working => (204, 150),
-        InputRequired => (136, 262),
-        AuthRequired => (268, 262),
+        Rejected => (48, 36),
         Completed => (352, 36),
-        Failed => (352, 106),
-        Canceled => (352, 186),
+        Submitted => (48, 136),
+        Working => (200, 136),
+        Failed => (352, 136),
+        AuthRequired => (150, 236),
+        InputRequired => (250, 236),
+        Paused => (356, 236),
+        Canceled => (200, 312),
     }
 }
 
@@ -78,11 +80,15 @@ fn node_h(s: TaskState) -> i32 {
         }
 }
 
-/// How far an edge bows sideways: the two directions of a pair bow apart,
-/// and SUBMITTED → CANCELED bows under WORKING.
+/// How far an edge bows sideways (to the left of its direction of travel):
+/// the two directions of a pair bow apart, and the two edges into CANCELED
+/// from the sides bow out around the boxes between (SUBMITTED's under
+/// AUTH_REQUIRED, PAUSED's under INPUT_REQUIRED).
 fn bend(from: TaskState, to: TaskState) -> i32 {
-    if (from, to) == (Submitted, Canceled) {
-        return -34;
+    match (from, to) {
+        (Submitted, Canceled) => return -115,
+        (Paused, Canceled) => return 35,
+        _ => {}
     }
     let paired = TRANSITIONS.iter().any(|e| e.from == to && e.to == from);
     if paired {
@@ -232,19 +238,19 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
         );
     }
     if proposal {
+        // A crossed-out line between the two boxes.
         let (a, b) = FORBIDDEN;
-        let ((x, y1), (_, y2)) = (node_at(b), node_at(a));
-        let (top, bottom) = (y1 + node_h(b) / 2 + 4, y2 - node_h(a) / 2 - 4);
-        let my = top + (bottom - top) / 3;
+        let ((ax, ay), (bx, by)) = (node_at(a), node_at(b));
+        let ((x1, y1), (x2, y2)) = (exit_point(a, bx, by), exit_point(b, ax, ay));
         let _ = write!(
             s,
             "<g class=\"forbidden\" data-edge=\"forbidden\"><title>{} ↔ {}: never adjacent (proposal)</title>\
-             <path d=\"M{x} {top}V{bottom}\"/>\
-             <path class=\"cross\" d=\"M{} {}l12 12m0 -12l-12 12\"/></g>",
+             <path d=\"M{x1} {y1}L{x2} {y2}\"/>\
+             <path class=\"cross\" d=\"M{} {}l10 10m0 -10l-10 10\"/></g>",
             a.name(),
             b.name(),
-            x - 6,
-            my - 6
+            (x1 + x2) / 2 - 5,
+            (y1 + y2) / 2 - 5
         );
     }
     for state in TaskState::ALL.into_iter().chain(proposal.then_some(Paused)) {
