@@ -250,6 +250,34 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.context().close();
 });
 
+test('on a phone the state stays in sight of a control far down the page; on a desktop the panels show it', async () => {
+  const phone = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
+  await phone.getByRole('button', { name: 'Set up experiment 1' }).click();
+  const step = phone.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 4; i++) await step.click();
+  const strip = phone.getByTestId('state-strip');
+  assert.equal(await strip.innerText(), 'TASK_STATE_INPUT_REQUIRED · 3 s active · 1/4 units · task 1');
+  const supply = phone.getByRole('button', { name: 'Supply clarification' });
+  await supply.scrollIntoViewIfNeeded();
+  const [s, b] = [await strip.boundingBox(), await supply.boundingBox()];
+  assert.ok(b.y >= s.y + s.height, `the strip covers the button it was scrolled to: ${JSON.stringify({ s, b })}`);
+  await supply.click();
+  await phone.getByTestId('state-strip').filter({ hasText: 'TASK_STATE_WORKING' }).waitFor();
+  const box = await strip.boundingBox();
+  assert.ok(box.y === 0 && box.width === 390, `the strip is across the top of the screen: ${JSON.stringify(box)}`);
+  assert.equal(await strip.evaluate((el) => getComputedStyle(el.querySelector('code')).color),
+    await phone.locator('.badge').first().evaluate((el) => getComputedStyle(el).color), 'in the colour of the state\'s kind');
+  await phone.getByLabel('Recorded state', { exact: true }).fill('1');
+  assert.match(await strip.innerText(), /^TASK_STATE_WORKING · 0 s active · 0\/4 units · task 1 · state 2 of 7$/);
+  assertNoErrors(phone);
+  await phone.context().close();
+
+  const desk = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
+  assert.equal(await desk.getByTestId('state-strip').isVisible(), false);
+  assertNoErrors(desk);
+  await desk.context().close();
+});
+
 test('a notice can be dismissed, with its button or Escape', async () => {
   const page = await openPage(browser());
   await page.getByRole('button', { name: 'Set up experiment 1' }).click();

@@ -4,7 +4,7 @@ use super::store::{Store, SPEEDS};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
-use crate::model::{after_colon, play_interval_ms, Action};
+use crate::model::{after_colon, play_interval_ms, Action, Experiment};
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -53,6 +53,14 @@ pub fn ControlRoom(
         </header>
         <main class="room">
             <div class="messages">
+                // On a phone, the viewed state stays in sight of every
+                // control (the status region says it to a screen reader).
+                <p class="state-strip" aria-hidden="true" data-testid="state-strip">
+                    <code class=move || store.exp.with(|e| e.snapshot().state.family())>
+                        {move || store.exp.with(|e| e.snapshot().state.to_string())}
+                    </code>
+                    {move || store.exp.with(state_strip)}
+                </p>
                 // Only the message is the live region: a screen reader says
                 // the message, not the Dismiss button's name after it.
                 <div
@@ -336,6 +344,24 @@ impl AlertPlace {
             }
         }
     }
+}
+
+/// The state strip's words after the state: active time, units done, which
+/// task, and which recorded state when not the newest.
+fn state_strip(e: &Experiment) -> String {
+    let snap = e.snapshot();
+    let mut words = format!(
+        " · {} s active · {}/{} units · task {}",
+        snap.active_s,
+        snap.completed_units,
+        e.config().work_units,
+        e.viewed_task_index() + 1
+    );
+    if e.views_the_past() {
+        let n = e.viewed_task().records().len();
+        words += &format!(" · state {} of {n}", e.position() + 1);
+    }
+    words
 }
 
 /// A notice (a fresh start, a copy, states discarded) is read and announced
