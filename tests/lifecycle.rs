@@ -726,10 +726,13 @@ fn every_state_box_fits_the_diagram_and_holds_its_label_apart_from_the_others() 
     }
 }
 
+/// A line of the diagram: the two states it joins and its points.
+type DrawnLine = (String, String, Vec<(f32, f32)>);
+
 /// The drawn lines of a diagram drawing, each with the two states it joins (short
 /// names), as polylines: every edge's quadratic curve sampled, and the
 /// forbidden pair's straight line.
-fn drawn_lines(svg: &str) -> Vec<(String, String, Vec<(f32, f32)>)> {
+fn drawn_lines(svg: &str) -> Vec<DrawnLine> {
     let nums = |d: &str| -> Vec<f32> {
         d.split(|c: char| !(c.is_ascii_digit() || c == '-'))
             .filter(|n| !n.is_empty())

@@ -3,7 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, Experiment, Outcome, TaskState, TraceEntry};
+use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 
@@ -186,22 +186,16 @@ pub fn WirePanel() -> impl IntoView {
     // the action it sends on the wire: Ok, or why not.
     let terminal_requests = Memo::new(move |_| {
         store.exp.with(|e| {
-            let gate = if e.is_read_only() && e.later_count() > 0 {
-                Some(
+            let terminal = e.snapshot().state.is_terminal();
+            let verdict = |action: &Action| match e.sends(action) {
+                Err(Refusal::ReadOnly) => Err(
                     "Viewing an earlier state of an earlier task: a client reaches a task only \
-                     as it is now. Go to its last state to send these.",
-                )
-            } else if !e.snapshot().state.is_terminal() {
-                Some("Enabled once the viewed task is terminal.")
-            } else {
-                None
-            };
-            if let Some(why) = gate {
-                return (Err(why.to_string()), Err(why.to_string()));
-            }
-            let verdict = |action: &Action| {
-                e.sends(action)
-                    .map_err(|why| format!("Not now: {}", after_colon(why)))
+                     as it is now. Go to its last state to send these."
+                        .to_string(),
+                ),
+                _ if !terminal => Err("Enabled once the viewed task is terminal.".to_string()),
+                Err(why) => Err(format!("Not now: {}", after_colon(why))),
+                Ok(()) => Ok(()),
             };
             (
                 verdict(&Action::SupplyClarification(store.clarification.get())),
