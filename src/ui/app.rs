@@ -57,7 +57,7 @@ pub fn ControlRoom(
                 // control (the status region says it to a screen reader).
                 <p class="state-strip" aria-hidden="true" data-testid="state-strip">
                     <code class=move || store.exp.with(|e| e.snapshot().state.family())>
-                        {move || store.exp.with(|e| e.snapshot().state.to_string())}
+                        {move || store.exp.with(|e| e.snapshot().state.name())}
                     </code>
                     {move || store.exp.with(state_strip)}
                 </p>
@@ -346,17 +346,24 @@ impl AlertPlace {
     }
 }
 
-/// The state strip's words after the state: active time, units done, which
-/// task, and which recorded state when not the newest.
+/// The state strip's words after the state: whether it is the proposal's,
+/// active time, units done, which task when there are several, and which
+/// recorded state when not the newest.
 fn state_strip(e: &Experiment) -> String {
     let snap = e.snapshot();
-    let mut words = format!(
-        " · {} s active · {}/{} units · task {}",
+    let mut words = String::new();
+    if snap.state.is_proposal() {
+        words += " · proposal";
+    }
+    words += &format!(
+        " · {} s active · {}/{} units",
         snap.active_s,
         snap.completed_units,
-        e.config().work_units,
-        e.viewed_task_index() + 1
+        e.config().work_units
     );
+    if e.tasks().len() > 1 {
+        words += &format!(" · task {}", e.viewed_task_index() + 1);
+    }
     if e.views_the_past() {
         let n = e.viewed_task().records().len();
         words += &format!(" · state {} of {n}", e.position() + 1);

@@ -284,6 +284,11 @@ pub fn WirePanel() -> impl IntoView {
                 </button>
             </div>
             <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
+            <p class="hint">
+                "Get task, Subscribe to task and List tasks only read: their exchange shows here "
+                "and nothing is added to the trace. The two terminal-task requests are recorded in "
+                "the trace with the agent's error; the message carries the Clarification text."
+            </p>
             <Show when=proposal>
                 <div class="field field-text">
                     <label for="pause-encoding">"Pause encoding"</label>
