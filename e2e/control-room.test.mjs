@@ -240,12 +240,41 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.getByTestId('timeline-position').filter({ hasText: 'State 3 of 8' }).waitFor();
   assert.equal(await page.getByTestId('trace-entry').count(), 8);
 
-  // Undo reaches only the last action: after a seek, or another Step, it is gone.
+  // Undo reaches only the last action: after another Step, a seek or a Play,
+  // it is gone.
+  const undo = page.getByTestId('undo-discard');
   await step.click();
-  await page.getByTestId('undo-discard').waitFor();
+  await undo.waitFor();
   await step.click();
-  assert.equal(await page.getByTestId('undo-discard').count(), 0);
+  assert.equal(await undo.count(), 0);
   assert.equal(await page.getByTestId('trace-entry').count(), 5);
+  const back = async () => {
+    await page.getByLabel('Recorded state', { exact: true }).fill('1');
+    await step.click();
+    await undo.waitFor();
+  };
+  await back();
+  await page.getByLabel('Recorded state', { exact: true }).fill('0');
+  assert.equal(await undo.count(), 0, 'a seek ends it');
+  await step.click();
+  await undo.waitFor();
+  assert.match(await text(page, 'undo-discard'), /^Step discarded 2 later recorded states\./);
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Pause playback' }).click();
+  assert.equal(await undo.count(), 0, 'a Play ends it');
+  // A Play that discarded keeps its Undo while it plays, which brings back
+  // the run as it was before that Play.
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  const viewed = await text(page, 'timeline-position');
+  const trace = await page.getByTestId('trace').innerText();
+  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByTestId('timeline-position').filter({ hasText: /^State [5-9] of/ }).waitFor();
+  await page.getByRole('button', { name: 'Pause playback' }).click();
+  assert.match(await text(page, 'undo-discard'), /^Play discarded \d+ later recorded states?\./);
+  await page.getByRole('button', { name: /^Undo: bring (it|them) back$/ }).click();
+  await page.getByTestId('timeline-position').filter({ hasText: viewed }).waitFor();
+  assert.equal(await page.getByTestId('trace').innerText(), trace);
   assertNoErrors(page);
   await page.context().close();
 });
@@ -258,7 +287,8 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   const strip = phone.getByTestId('state-strip');
   assert.equal(await strip.innerText(), 'TASK_STATE_INPUT_REQUIRED · 3 s active · 1/4 units');
   const supply = phone.getByRole('button', { name: 'Supply clarification' });
-  await supply.scrollIntoViewIfNeeded();
+  // Scrolled to the very top of the screen, as a link or a focus move may.
+  await supply.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   const [s, b] = [await strip.boundingBox(), await supply.boundingBox()];
   assert.ok(b.y >= s.y + s.height, `the strip covers the button it was scrolled to: ${JSON.stringify({ s, b })}`);
   await supply.click();
@@ -268,7 +298,7 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   assert.equal(await strip.evaluate((el) => getComputedStyle(el.querySelector('code')).color),
     await phone.locator('.badge').first().evaluate((el) => getComputedStyle(el).color), 'in the colour of the state\'s kind');
   await phone.getByLabel('Recorded state', { exact: true }).fill('1');
-  assert.match(await strip.innerText(), /^TASK_STATE_WORKING · 0 s active · 0\/4 units · state 2 of 7$/);
+  assert.match(await strip.innerText(), /^TASK_STATE_WORKING · state 2 of 7 · 0 s active · 0\/4 units$/);
   assertNoErrors(phone);
   await phone.context().close();
 
@@ -463,8 +493,9 @@ test('the notice of a set-up experiment leaves Play to be seen, on a desktop and
     const setUp = page.getByRole('button', { name: 'Set up experiment 3' });
     await setUp.scrollIntoViewIfNeeded();
     await setUp.click();
-    const notice = page.getByTestId('notice');
-    assert.match(await notice.innerText(), /^Experiment 3 \(/);
+    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 3 \(/);
+    // The whole box, its × included.
+    const notice = page.locator('.messages .notice');
     const [n, p] = [await notice.boundingBox(), await page.locator('#play').boundingBox()];
     assert.ok(p.y >= 0 && p.y + p.height <= viewport.height, `Play is on screen: ${JSON.stringify(p)}`);
     assert.ok(n.y >= 0 && n.y + n.height <= viewport.height, `the notice is on screen: ${JSON.stringify(n)}`);

@@ -753,13 +753,18 @@ fn drawn_lines(svg: &str) -> Vec<DrawnLine> {
                 u * u * n[1] + 2.0 * u * t * n[3] + t * t * n[5],
             )
         };
-        let points = (0..=40).map(|i| at(i as f32 / 40.0)).collect();
+        let points = (0..=120).map(|i| at(i as f32 / 120.0)).collect();
         lines.push((from.to_string(), to.to_string(), points));
     }
     if let Some(g) = svg.split("data-edge=\"forbidden\"").nth(1) {
         let d = &g[g.find(" d=\"").unwrap() + 4..];
         let n = nums(&d[..d.find('"').unwrap()]);
-        let points = vec![(n[0], n[1]), (n[2], n[3])];
+        let points = (0..=40)
+            .map(|i| {
+                let t = i as f32 / 40.0;
+                (n[0] + t * (n[2] - n[0]), n[1] + t * (n[3] - n[1]))
+            })
+            .collect();
         lines.push(("INPUT_REQUIRED".into(), "PAUSED".into(), points));
     }
     lines
@@ -791,21 +796,33 @@ fn no_two_lines_of_the_diagram_cross_and_none_runs_through_a_box() {
                 )
             })
             .collect();
+        let box_of = |state: &str| boxes.iter().find(|(s, _)| s == state).unwrap().1;
+        // Whether a point lies within `margin` units of a box.
+        let near = |(x, y): (f32, f32), [x1, y1, x2, y2]: [f32; 4], margin: f32| {
+            x > x1 - margin && x < x2 + margin && y > y1 - margin && y < y2 + margin
+        };
         for (i, (a, b, one)) in lines.iter().enumerate() {
             // A line keeps 3 units clear of every box but its own two.
-            for (state, [x1, y1, x2, y2]) in &boxes {
+            for (state, bounds) in &boxes {
                 if state == a || state == b {
                     continue;
                 }
-                let inside = one
-                    .iter()
-                    .any(|&(x, y)| x > x1 - 3.0 && x < x2 + 3.0 && y > y1 - 3.0 && y < y2 + 3.0);
+                let inside = one.iter().any(|&p| near(p, *bounds, 3.0));
                 assert!(!inside, "{a} → {b} runs through {state}");
             }
             for (c, d, other) in &lines[i + 1..] {
-                if [a, b].iter().any(|s| *s == c || *s == d) {
-                    continue;
-                }
+                // Two lines of one state meet at its box: away from it
+                // (12 units), they cross nowhere either.
+                let shared: Vec<[f32; 4]> = [a, b]
+                    .into_iter()
+                    .filter(|s| *s == c || *s == d)
+                    .map(|s| box_of(s))
+                    .collect();
+                let away = |p: &(f32, f32)| !shared.iter().any(|&bx| near(*p, bx, 12.0));
+                let (one, other): (Vec<_>, Vec<_>) = (
+                    one.iter().copied().filter(away).collect(),
+                    other.iter().copied().filter(away).collect(),
+                );
                 let cross = one
                     .windows(2)
                     .any(|p| other.windows(2).any(|q| crosses(p[0], p[1], q[0], q[1])));

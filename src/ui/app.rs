@@ -82,7 +82,7 @@ pub fn ControlRoom(
                         <button
                             class="link dismiss"
                             aria-label="Dismiss notice"
-                            on:click=move |_| store.notice.set(None)
+                            on:click=move |_| clear_notice(store)
                         >
                             "×"
                         </button>
@@ -346,14 +346,22 @@ impl AlertPlace {
     }
 }
 
-/// The state strip's words after the state: whether it is the proposal's,
-/// active time, units done, which task when there are several, and which
-/// recorded state when not the newest.
+/// The state strip's words after the state, what matters most first (the
+/// end is cut on a narrow screen): whether it is the proposal's, which
+/// recorded state when not the newest, which task when there are several,
+/// active time and units done.
 fn state_strip(e: &Experiment) -> String {
     let snap = e.snapshot();
     let mut words = String::new();
     if snap.state.is_proposal() {
         words += " · proposal";
+    }
+    if e.views_the_past() {
+        let n = e.viewed_task().records().len();
+        words += &format!(" · state {} of {n}", e.position() + 1);
+    }
+    if e.tasks().len() > 1 {
+        words += &format!(" · task {}", e.viewed_task_index() + 1);
     }
     words += &format!(
         " · {} s active · {}/{} units",
@@ -361,14 +369,20 @@ fn state_strip(e: &Experiment) -> String {
         snap.completed_units,
         e.config().work_units
     );
-    if e.tasks().len() > 1 {
-        words += &format!(" · task {}", e.viewed_task_index() + 1);
-    }
-    if e.views_the_past() {
-        let n = e.viewed_task().records().len();
-        words += &format!(" · state {} of {n}", e.position() + 1);
-    }
     words
+}
+
+/// Takes the notice away; focus on its × goes to the page, not to nowhere.
+fn clear_notice(store: Store) {
+    let focused = document()
+        .active_element()
+        .is_some_and(|a| a.closest(".notice").ok().flatten().is_some());
+    store.notice.try_set(None);
+    if focused {
+        if let Some(main) = document().query_selector("main").ok().flatten() {
+            focus_region(main);
+        }
+    }
 }
 
 /// A notice (a fresh start, a copy, states discarded) is read and announced
@@ -386,7 +400,7 @@ fn fade_notices(store: Store) {
             move || {
                 // The page may have been unmounted meanwhile.
                 if shown.try_get_value() == Some(this) {
-                    store.notice.try_set(None);
+                    clear_notice(store);
                 }
             },
             Duration::from_secs(8),
@@ -410,7 +424,7 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             return;
         }
         if ev.key() == "Escape" && store.notice.with_untracked(Option::is_some) {
-            store.notice.set(None);
+            clear_notice(store);
             return;
         }
         let target = ev

@@ -66,7 +66,9 @@ pub struct Store {
     /// The run a fresh start or an opened run replaced, until the next action.
     pub replaced: RwSignal<Option<SavedRun>>,
     /// The run as it was before an action from an earlier state discarded
-    /// later recorded states, until the next action, seek or fresh start.
+    /// later recorded states, for Undo: until the next action (Play's own
+    /// Steps after a Play that discarded aside), seek, fresh start or
+    /// *Forget saved run*. It is not saved: a reload ends it.
     pub discarded: RwSignal<Option<Discarded>>,
     /// Where the click that started a fresh experiment stands: see
     /// [`SameClick`].
@@ -78,13 +80,41 @@ pub struct Store {
 }
 
 /// What [`Store::undo_discard`] brings back: the run and experiment as they
-/// were before the action (`label`) that discarded `count` recorded states.
+/// were before the action (`label`) that discarded `count` recorded states,
+/// and the run the fresh-start Undo would bring back then.
 #[derive(Clone)]
 pub struct Discarded {
     run: SavedRun,
     exp: Experiment,
-    pub count: usize,
-    pub label: &'static str,
+    replaced: Option<SavedRun>,
+    count: usize,
+    label: &'static str,
+}
+
+impl Discarded {
+    /// What the action did, e.g. "Step discarded 5 later recorded states."
+    pub fn said(&self) -> String {
+        format!(
+            "{} discarded {} later recorded state{}.",
+            self.label,
+            self.count,
+            plural(self.count)
+        )
+    }
+
+    /// The discarded states, as a pronoun.
+    fn them(&self) -> &'static str {
+        if self.count == 1 {
+            "it"
+        } else {
+            "them"
+        }
+    }
+
+    /// The words of the button that undoes it.
+    pub fn undo_words(&self) -> String {
+        format!("Undo: bring {} back", self.them())
+    }
 }
 
 impl Store {
@@ -176,7 +206,12 @@ impl Store {
         let before_discard = self
             .exp
             .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
-            .map(|exp| (self.run.get_value(), exp));
+            .map(|exp| (self.run.get_value(), exp, self.replaced.get_untracked()));
+        // Undo reaches the last action the user took: this one, from now on
+        // (Play's own Steps keep the Undo of the Play that discarded).
+        if !by_play {
+            self.forget_discarded();
+        }
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
@@ -227,21 +262,20 @@ impl Store {
                 }
                 let after = self.exp.with_untracked(|e| e.snapshot().state);
                 if let Applied::Recorded { discarded, .. } = applied {
-                    if let (true, Some((run, exp))) = (discarded > 0, before_discard) {
-                        self.notice.set(Some(format!(
-                            "{label}: discarded {discarded} later recorded state{}.",
-                            plural(discarded)
-                        )));
-                        self.discarded.set(Some(Discarded {
+                    if let (true, Some((run, exp, replaced))) = (discarded > 0, before_discard) {
+                        let undo = Discarded {
                             run,
                             exp,
+                            replaced,
                             count: discarded,
                             label,
-                        }));
-                    } else if !by_play {
-                        // Play's own Steps keep the Undo of the Play that
-                        // discarded: it brings back the run from before it.
-                        self.forget_discarded();
+                        };
+                        self.notice.set(Some(format!(
+                            "{} Undo, under Recorded states, brings {} back.",
+                            undo.said(),
+                            undo.them()
+                        )));
+                        self.discarded.set(Some(undo));
                     }
                 } else {
                     let pending = self.exp.with_untracked(|e| e.snapshot().pending.is_some());
@@ -392,6 +426,8 @@ impl Store {
             if !self.in_same_click() {
                 self.notice.set(None);
             }
+            // A Play is a new action: Undo reaches it, not one before it.
+            self.forget_discarded();
             self.playing.set(true);
             self.status.set("Playing.".into());
             self.play_step();
@@ -572,16 +608,25 @@ impl Store {
         }
     }
 
-    /// Brings back the recorded states the last action discarded, and the
-    /// earlier state it was taken from, as they were before it.
+    /// Brings back the recorded states the action that discarded them took
+    /// away (with a Play's, every state it recorded since), and the earlier
+    /// state it was taken from, as they were before it.
     pub fn undo_discard(&self) {
         let Some(Discarded {
-            run, exp, count, ..
+            run,
+            exp,
+            replaced,
+            count,
+            ..
         }) = self.discarded.get_untracked()
         else {
             return;
         };
         self.install(run, exp);
+        // The run a fresh start replaced stays within reach of its own Undo.
+        if replaced.is_some() {
+            self.replaced.set(replaced);
+        }
         let back = match count {
             1 => "The discarded recorded state is".to_string(),
             n => format!("The {n} discarded recorded states are"),
@@ -592,7 +637,7 @@ impl Store {
     }
 
     /// Ends the reach of [`Store::undo_discard`].
-    fn forget_discarded(&self) {
+    pub fn forget_discarded(&self) {
         if self.discarded.with_untracked(Option::is_some) {
             self.discarded.set(None);
         }

@@ -90,9 +90,9 @@ pub fn TimelinePanel() -> impl IntoView {
                 </p>
             </Show>
             // After an action from an earlier state, until the next one.
-            {move || store.discarded.with(|d| d.as_ref().map(|d| (d.label, d.count))).map(|(label, n)| view! {
+            {move || store.discarded.with(|d| d.as_ref().map(|d| (d.said(), d.undo_words()))).map(|(said, undo)| view! {
                 <p class="warning" data-testid="undo-discard">
-                    {format!("{label} discarded {n} later recorded state{}. ", plural(n))}
+                    {said}" "
                     <button
                         class="link"
                         on:click=move |_| {
@@ -102,7 +102,7 @@ pub fn TimelinePanel() -> impl IntoView {
                             super::playback::focus("recorded-state");
                         }
                     >
-                        {if n == 1 { "Undo: bring it back" } else { "Undo: bring them back" }}
+                        {undo}
                     </button>
                 </p>
             })}
