@@ -38,6 +38,8 @@ pub fn ControlRoom(
     keep_focus_in_panel();
     keep_focus_when_play_acts(store);
     fade_notices(store);
+    // The viewed state, for the strip: a Step that keeps it redraws nothing there.
+    let state = Memo::new(move |_| store.exp.with(|e| e.snapshot().state));
 
     view! {
         <header class="masthead">
@@ -56,9 +58,7 @@ pub fn ControlRoom(
                 // On a phone, the viewed state stays in sight of every
                 // control (the status region says it to a screen reader).
                 <p class="state-strip" aria-hidden="true" data-testid="state-strip">
-                    <code class=move || store.exp.with(|e| e.snapshot().state.family())>
-                        {move || store.exp.with(|e| e.snapshot().state.name())}
-                    </code>
+                    <code class=move || state.get().family()>{move || state.get().name()}</code>
                     {move || store.exp.with(state_strip)}
                 </p>
                 // Only the message is the live region: a screen reader says

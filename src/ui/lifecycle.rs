@@ -86,15 +86,10 @@ fn node_h(s: TaskState) -> i32 {
 /// AUTH_REQUIRED, PAUSED's under INPUT_REQUIRED).
 fn bend(from: TaskState, to: TaskState) -> i32 {
     match (from, to) {
-        (Submitted, Canceled) => return -115,
-        (Paused, Canceled) => return 35,
-        _ => {}
-    }
-    let paired = TRANSITIONS.iter().any(|e| e.from == to && e.to == from);
-    if paired {
-        10
-    } else {
-        0
+        (Submitted, Canceled) => -115,
+        (Paused, Canceled) => 35,
+        _ if Transition::between(to, from).is_some() => 10,
+        _ => 0,
     }
 }
 

@@ -102,6 +102,14 @@ impl Discarded {
         )
     }
 
+    /// What Undo says once they are back.
+    fn back(&self) -> String {
+        match self.count {
+            1 => "The discarded recorded state is back".to_string(),
+            n => format!("The {n} discarded recorded states are back"),
+        }
+    }
+
     /// The discarded states, as a pronoun.
     fn them(&self) -> &'static str {
         if self.count == 1 {
@@ -612,27 +620,17 @@ impl Store {
     /// away (with a Play's, every state it recorded since), and the earlier
     /// state it was taken from, as they were before it.
     pub fn undo_discard(&self) {
-        let Some(Discarded {
-            run,
-            exp,
-            replaced,
-            count,
-            ..
-        }) = self.discarded.get_untracked()
-        else {
+        let Some(undo) = self.discarded.get_untracked() else {
             return;
         };
-        self.install(run, exp);
+        let back = undo.back();
+        self.install(undo.run, undo.exp);
         // The run a fresh start replaced stays within reach of its own Undo.
-        if replaced.is_some() {
-            self.replaced.set(replaced);
+        if undo.replaced.is_some() {
+            self.replaced.set(undo.replaced);
         }
-        let back = match count {
-            1 => "The discarded recorded state is".to_string(),
-            n => format!("The {n} discarded recorded states are"),
-        };
         self.notice.set(Some(format!(
-            "{back} back; you are viewing the earlier state you acted from."
+            "{back}; you are viewing the earlier state you acted from."
         )));
     }
 
