@@ -28,7 +28,12 @@ test('resume an interruption, not a terminal task', async () => {
   assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
   assert.ok(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled());
 
-  await page.getByLabel('Clarification text').fill('Ship to Lisbon, please');
+  // The proposed clarification is shown whole, not cut off at the field's edge.
+  const field = page.getByLabel('Clarification text');
+  assert.match(await field.inputValue(), /Use the EU region .* 100 EUR\./);
+  const clipped = await field.evaluate((el) => el.scrollHeight > el.clientHeight || el.scrollWidth > el.clientWidth);
+  assert.equal(clipped, false, 'the clarification text fits its field');
+  await field.fill('Ship to Lisbon, please');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
   await waitState(page, 'TASK_STATE_WORKING');
   assert.equal(await text(page, 'task-id'), taskId);

@@ -77,11 +77,13 @@ impl Page {
     }
     async fn fire(&self, sel: &str, value: &str, event: &str) {
         let el = self.q(sel);
-        match el.dyn_ref::<HtmlInputElement>() {
-            Some(input) => input.set_value(value),
-            None => el
-                .unchecked_ref::<web_sys::HtmlSelectElement>()
-                .set_value(value),
+        if let Some(input) = el.dyn_ref::<HtmlInputElement>() {
+            input.set_value(value);
+        } else if let Some(text) = el.dyn_ref::<web_sys::HtmlTextAreaElement>() {
+            text.set_value(value);
+        } else {
+            el.unchecked_ref::<web_sys::HtmlSelectElement>()
+                .set_value(value);
         }
         el.dispatch_event(&web_sys::Event::new(event).unwrap())
             .unwrap();
@@ -614,7 +616,7 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
         .text("[data-testid=timeline-position]")
         .starts_with("State 4 of 4"));
     // Typing in the clarification field does not step.
-    let field: HtmlInputElement = p.q("#clarification-text").unchecked_into();
+    let field: HtmlElement = p.q("#clarification-text").unchecked_into();
     field.focus().unwrap();
     let init = web_sys::KeyboardEventInit::new();
     init.set_key("ArrowRight");

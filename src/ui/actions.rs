@@ -57,17 +57,29 @@ pub fn ActionButton(
     }
 }
 
-/// A labelled text field bound to a string signal.
+/// A labelled text field bound to a string signal: one line, or a box of
+/// `rows` lines for a message a user writes.
 #[component]
 fn TextField(
     id: &'static str,
     label: &'static str,
     value: RwSignal<String>,
     #[prop(optional)] placeholder: &'static str,
+    #[prop(optional)] rows: u32,
 ) -> impl IntoView {
-    view! {
-        <div class="field field-text">
-            <label for=id>{label}</label>
+    let field = if rows > 0 {
+        view! {
+            <textarea
+                id=id
+                rows=rows
+                placeholder=placeholder
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(event_target_value(&ev))
+            ></textarea>
+        }
+        .into_any()
+    } else {
+        view! {
             <input
                 type="text"
                 id=id
@@ -75,6 +87,13 @@ fn TextField(
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
             />
+        }
+        .into_any()
+    };
+    view! {
+        <div class="field field-text">
+            <label for=id>{label}</label>
+            {field}
         </div>
     }
 }
@@ -100,7 +119,7 @@ pub fn ActPanel() -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="act-h">
             <h2 id="act-h">"Act on the current state"</h2>
-            <TextField id="clarification-text" label="Clarification text" value=store.clarification/>
+            <TextField id="clarification-text" label="Clarification text" value=store.clarification rows=2/>
             <ActionButton
                 id="act-clarify"
                 action=Callback::new(move |()| Action::SupplyClarification(store.clarification.get()))
