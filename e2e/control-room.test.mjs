@@ -290,22 +290,35 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   const step = phone.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 4; i++) await step.click();
   const strip = phone.getByTestId('state-strip');
-  assert.equal(await strip.innerText(), 'TASK_STATE_INPUT_REQUIRED · 3 s active · 1/4 units');
+  assert.equal(await strip.innerText(), 'INPUT_REQUIRED · 3 s active · 1/4 units');
   const supply = phone.getByRole('button', { name: 'Supply clarification' });
   // Scrolled to the very top of the screen, as a link or a focus move may.
   await supply.evaluate((el) => el.scrollIntoView({ block: 'start' }));
   const [s, b] = [await strip.boundingBox(), await supply.boundingBox()];
   assert.ok(b.y >= s.y + s.height, `the strip covers the button it was scrolled to: ${JSON.stringify({ s, b })}`);
   await supply.click();
-  await phone.getByTestId('state-strip').filter({ hasText: 'TASK_STATE_WORKING' }).waitFor();
+  await phone.getByTestId('state-strip').filter({ hasText: /^WORKING/ }).waitFor();
   const box = await strip.boundingBox();
   assert.ok(box.y === 0 && box.width === 390, `the strip is across the top of the screen: ${JSON.stringify(box)}`);
   assert.equal(await strip.evaluate((el) => getComputedStyle(el.querySelector('code')).color),
     await phone.locator('.badge').first().evaluate((el) => getComputedStyle(el).color), 'in the colour of the state\'s kind');
   await phone.getByLabel('Recorded state', { exact: true }).fill('1');
-  assert.match(await strip.innerText(), /^TASK_STATE_WORKING · state 2 of 7 · 0 s active · 0\/4 units$/);
+  assert.match(await strip.innerText(), /^WORKING · state 2\/7 · 0 s active · 0\/4 units$/);
   assertNoErrors(phone);
   await phone.context().close();
+
+  // On a 360 px phone too, a paused task's strip is said whole, not cut off.
+  const small = await openPage(browser(), '', { viewport: { width: 360, height: 740 } });
+  await small.getByRole('button', { name: 'Set up experiment 3' }).click();
+  await small.getByRole('button', { name: 'Step', exact: true }).click();
+  await small.locator('#act-pause').click();
+  await small.getByRole('button', { name: 'Step', exact: true }).click();
+  await small.getByRole('button', { name: 'Step', exact: true }).click();
+  const paused = small.getByTestId('state-strip');
+  await paused.filter({ hasText: /^PAUSED · proposal · \d+ s active · \d\/\d units$/ }).waitFor();
+  assert.equal(await paused.evaluate((el) => el.scrollWidth <= el.clientWidth), true, await paused.innerText());
+  assertNoErrors(small);
+  await small.context().close();
 
   const desk = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
   assert.equal(await desk.getByTestId('state-strip').isVisible(), false);

@@ -394,13 +394,25 @@ test('where Play stops for the client, one click goes to the control that answer
     await page.getByRole('button', { name: 'Play' }).click();
     await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
     await answered('Go to clarification', 'clarification-text');
-    await page.getByRole('button', { name: 'Supply clarification' }).click();
+    // Typed where the link put focus, and sent with Enter (Shift+Enter is a
+    // new line of the message).
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Two lines:');
+    await page.keyboard.press('Shift+Enter');
+    await page.keyboard.type('sent with Enter');
+    await page.keyboard.press('Enter');
+    await waitState(page, 'TASK_STATE_WORKING');
+    assert.equal(await page.locator('#clarification-text').inputValue(), 'Two lines:\nsent with Enter');
     await page.getByRole('button', { name: 'Play' }).click();
     await waitState(page, 'TASK_STATE_PAUSED');
     await answered('Go to resume', 'act-resume');
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_WORKING');
     assert.equal(await goTo.count(), 0, 'nothing to answer while it works');
+    // Enter where the button it presses is disabled sends nothing.
+    const trace = await page.getByTestId('trace').innerText();
+    await page.locator('#clarification-text').press('Enter');
+    assert.equal(await page.getByTestId('trace').innerText(), trace);
     assertNoErrors(page);
     await page.context().close();
   }

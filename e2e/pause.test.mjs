@@ -34,9 +34,13 @@ test('(a) client pause, then resume with the token, completes with the work kept
   await click(page, 'step');
   await click(page, 'act-pause');
   assert.match(await text(page, 'pause-pending'), /finish_step/);
+  // Inspect says it is coming, where the pause's details will be.
+  assert.equal(await text(page, 'pause-requested'),
+    'Pause requested (finish_step, proposal): it takes effect when the in-flight unit completes.');
   await click(page, 'step');
   await click(page, 'step');
   await waitState(page, 'TASK_STATE_PAUSED');
+  assert.equal(await page.getByTestId('pause-requested').count(), 0, 'in effect, no longer requested');
   assert.match(await text(page, 'pause-details'), /client \(PauseTask\)/);
   const violations = (await axeViolations(page)).map((v) => `${v.id}: ${v.help}`);
   assert.deepEqual(violations, [], 'axe-core with the proposal on, paused');

@@ -611,6 +611,14 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     assert!(p
         .text("[data-testid=timeline-position]")
         .starts_with("State 3 of 4"));
+    // → from an earlier state discards nothing: it says how to go on.
+    p.key("ArrowRight").await;
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("State 3 of 4"));
+    assert!(p
+        .text("[data-testid=notice]")
+        .contains("would discard 1 later state. ] moves forward"));
     p.key("]").await;
     assert!(p
         .text("[data-testid=timeline-position]")

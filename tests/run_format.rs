@@ -294,7 +294,11 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"Seek\":3", "\"Seek\":99"),
-            "of its script goes to no recorded state 100 (this task has",
+            "of its script ({\"Seek\":99}) goes to no recorded state 100 (this task has 16, counted from 1: {\"Seek\":15} is the last)",
+        ),
+        (
+            good.replace("\"Seek\":3", "\"View\":5"),
+            "of its script ({\"View\":5}) goes to no task 6 (this context has 2, counted from 1: {\"View\":1} is the last)",
         ),
         (
             good.replacen("\"ok\":false", "\"ok\":true", 1),
@@ -479,4 +483,12 @@ fn a_seed_a_javascript_number_may_have_rounded_is_told_apart() {
     // …and one a double holds exactly may have been.
     assert!(IdSource::seeded(13_675_345_984_917_557_248).seed_may_be_rounded());
     assert!(IdSource::seeded(MAX_PORTABLE_SEED + 1).seed_may_be_rounded());
+    // What JavaScript's JSON.stringify writes for those doubles, digits
+    // that no double holds exactly, may have been rounded as well.
+    assert!(IdSource::seeded(13_675_345_984_917_557_000).seed_may_be_rounded());
+    assert!(IdSource::seeded(1_152_921_504_606_847_000).seed_may_be_rounded());
+    assert!(IdSource::seeded(1_152_921_504_606_846_976).seed_may_be_rounded());
+    // One digit off it was not written by JavaScript.
+    assert!(!IdSource::seeded(1_152_921_504_606_847_001).seed_may_be_rounded());
+    assert!(!IdSource::seeded(1_152_921_504_606_846_999).seed_may_be_rounded());
 }

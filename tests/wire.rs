@@ -1129,6 +1129,8 @@ fn params_of(m: &WireMessage, enc: PauseEncoding, name: &str) -> Value {
 /// marked `proposal:` in the core; the extension is plain v1.0 throughout.
 fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
     let mut proposal_ids: Vec<&Value> = Vec::new();
+    // Requests sent with the extension: their answers are its too.
+    let mut extension_ids: Vec<&Value> = Vec::new();
     for m in t {
         let text = m.message.to_string();
         let shape = match (method(m), m.transport) {
@@ -1161,13 +1163,19 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 }
                 // No v1.0 peer knows the state, not even as a string.
                 assert!(!text.contains("TASK_STATE_PAUSED"), "{text}");
-                // Plain v1.0, yet each line carrying the extension says it
-                // is the proposal's.
+                // Plain v1.0, yet each line carrying the extension, or
+                // answering a request that does, says it is the proposal's.
                 let said = wire::explain(m);
+                let answers_extension = method(m).is_none()
+                    && m.transport == Transport::JsonRpc
+                    && extension_ids.contains(&&m.message["id"]);
+                if method(m).is_some() && carries_extension(&m.message) {
+                    extension_ids.push(&m.message["id"]);
+                }
                 assert_eq!(
                     said.contains("(JSON-RPC, pause extension, a proposal)")
                         || said.contains("(SSE, pause extension, a proposal)"),
-                    carries_extension(&m.message),
+                    carries_extension(&m.message) || answers_extension,
                     "{said}"
                 );
                 // A request using the extension activates it in its headers.

@@ -28,12 +28,16 @@ impl IdSource {
     }
 
     /// Whether the seed may have lost precision on its way here: it is
-    /// beyond [`MAX_PORTABLE_SEED`] and is a number a JavaScript number can
-    /// hold (as a rounded one is), so a JSON tool that went through
-    /// JavaScript may have changed it, and the ids with it. (Runs saved
-    /// before seeds were kept in that range may have such a seed too.)
+    /// beyond [`MAX_PORTABLE_SEED`] and is what a JSON tool that went
+    /// through JavaScript writes for some number — the double it holds
+    /// exactly, or that double as JavaScript prints it, in the fewest
+    /// digits that read back as it (`1152921504606847000` for
+    /// 2^60) — so the seed, and the ids with it, may have changed. (Runs
+    /// saved before seeds were kept in that range may have such a seed too.)
     pub fn seed_may_be_rounded(&self) -> bool {
-        self.seed > MAX_PORTABLE_SEED && (self.seed as f64) as u64 == self.seed
+        let double = self.seed as f64;
+        self.seed > MAX_PORTABLE_SEED
+            && (double as u64 == self.seed || js_digits(double) == Some(self.seed))
     }
 
     /// The next id, a lowercase hyphenated UUID v4.
@@ -49,6 +53,19 @@ impl IdSource {
             .hyphenated()
             .to_string()
     }
+}
+
+/// An integral double below 2^64 as JavaScript writes it: the multiple of the
+/// largest power of ten that still reads back as the same double, the one
+/// nearest to it (ECMAScript's Number::toString).
+fn js_digits(double: f64) -> Option<u64> {
+    let exact = double as u128;
+    (0..20).rev().find_map(|j| {
+        let p = 10u128.pow(j);
+        let near = (exact + p / 2) / p * p;
+        let near = u64::try_from(near).ok()?;
+        (near as f64 == double).then_some(near)
+    })
 }
 
 /// SplitMix64: a tiny, well-mixed hash of a 64-bit counter.

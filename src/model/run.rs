@@ -291,10 +291,22 @@ impl SavedRun {
                 step,
                 what: what.trim_end_matches('.').to_string(),
             };
+            // Said with the item as the file writes it, counted from 0,
+            // and the last one that would do.
             let missing = |e: super::SeekError| {
+                let (what, at, count, whose, key) = match e {
+                    super::SeekError::NoSuchState { position, count } => {
+                        ("recorded state", position, count, "this task has", "Seek")
+                    }
+                    super::SeekError::NoSuchTask { index, count } => {
+                        ("task", index, count, "this context has", "View")
+                    }
+                };
                 bad(format!(
-                    "goes to {}",
-                    after_colon(e).replacen("there is ", "", 1)
+                    "({{\"{key}\":{at}}}) goes to no {what} {} ({whose} {count}, counted from 1: \
+                     {{\"{key}\":{}}} is the last)",
+                    at as u128 + 1,
+                    count.saturating_sub(1)
                 ))
             };
             match op {

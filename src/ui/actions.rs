@@ -4,6 +4,7 @@
 use super::store::Store;
 use crate::model::{after_colon, Action, PauseMode, Refusal};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// A button for `action`, with its reason line below it.
 #[component]
@@ -58,15 +59,27 @@ pub fn ActionButton(
 }
 
 /// A labelled text field bound to a string signal: one line, or a box of
-/// `rows` lines for a message a user writes.
+/// `rows` lines for a message a user writes. Enter in it presses the button
+/// `sends` (as a click: nothing while that button is disabled); Shift+Enter
+/// starts a new line in a box.
 #[component]
 fn TextField(
     id: &'static str,
     label: &'static str,
     value: RwSignal<String>,
+    sends: &'static str,
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] rows: u32,
 ) -> impl IntoView {
+    let enter = move |ev: web_sys::KeyboardEvent| {
+        if ev.key() != "Enter" || ev.shift_key() || ev.is_composing() {
+            return;
+        }
+        ev.prevent_default();
+        if let Some(button) = document().get_element_by_id(sends) {
+            button.unchecked_into::<web_sys::HtmlElement>().click();
+        }
+    };
     let field = if rows > 0 {
         view! {
             <textarea
@@ -75,6 +88,7 @@ fn TextField(
                 placeholder=placeholder
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
+                on:keydown=enter
             ></textarea>
         }
         .into_any()
@@ -86,6 +100,7 @@ fn TextField(
                 placeholder=placeholder
                 prop:value=move || value.get()
                 on:input=move |ev| value.set(event_target_value(&ev))
+                on:keydown=enter
             />
         }
         .into_any()
@@ -119,7 +134,7 @@ pub fn ActPanel() -> impl IntoView {
     view! {
         <section class="panel" aria-labelledby="act-h">
             <h2 id="act-h">"Act on the current state"</h2>
-            <TextField id="clarification-text" label="Clarification text" value=store.clarification rows=2/>
+            <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" rows=2/>
             <ActionButton
                 id="act-clarify"
                 action=Callback::new(move |()| Action::SupplyClarification(store.clarification.get()))
@@ -150,6 +165,22 @@ pub fn ActPanel() -> impl IntoView {
     }
 }
 
+/// Proposal: a client's pause asked for that has not taken effect yet, and
+/// when it will.
+pub fn pending_pause(e: &crate::model::Experiment) -> Option<String> {
+    e.snapshot().pending.map(|p| {
+        format!(
+            "Pause requested ({}, proposal): it takes effect when {}.",
+            p.mode.name(),
+            if p.mode == PauseMode::WaitForCompletion {
+                "every unit is done"
+            } else {
+                "the in-flight unit completes"
+            }
+        )
+    })
+}
+
 /// Proposal (not part of A2A v1.0): PauseTask, ResumeTask and events.
 #[component]
 fn PauseControls() -> impl IntoView {
@@ -163,21 +194,7 @@ fn PauseControls() -> impl IntoView {
             Ok(()) => Err("Not now: the task accepts this token.".to_string()),
         }
     });
-    let pending = move || {
-        store.exp.with(|e| {
-            e.snapshot().pending.map(|p| {
-                format!(
-                    "Pause requested ({}): it takes effect when {}.",
-                    p.mode.name(),
-                    if p.mode == PauseMode::WaitForCompletion {
-                        "every unit is done"
-                    } else {
-                        "the in-flight unit completes"
-                    }
-                )
-            })
-        })
-    };
+    let pending = move || store.exp.with(pending_pause);
     view! {
         <fieldset class="proposal">
             <legend>"Pause and resume — proposal, not part of A2A v1.0"</legend>
@@ -216,7 +233,7 @@ fn PauseControls() -> impl IntoView {
                  simulator's reading: the unit for finish_step, all the work left for \
                  wait_for_completion."
             </details>
-            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason/>
+            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause"/>
             <ActionButton
                 id="act-pause"
                 action=Callback::new(move |()| Action::PauseTask {
@@ -239,7 +256,7 @@ fn PauseControls() -> impl IntoView {
             <p class="warning" data-testid="pause-pending" hidden=move || pending().is_none()>
                 {pending}
             </p>
-            <TextField id="resume-input" label="Resume input" value=store.resume_input placeholder="optional; reaches the artifact"/>
+            <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" placeholder="optional; reaches the artifact"/>
             <Toggle label="Continue transcript" value=store.continue_transcript/>
             <ActionButton
                 id="act-resume"
@@ -265,7 +282,7 @@ fn PauseControls() -> impl IntoView {
                     }}
                 </p>
             </div>
-            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire/>
+            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire sends="act-fire-event"/>
             <ActionButton
                 id="act-fire-event"
                 action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))

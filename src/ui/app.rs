@@ -58,7 +58,11 @@ pub fn ControlRoom(
                 // On a phone, the viewed state stays in sight of every
                 // control (the status region says it to a screen reader).
                 <p class="state-strip" aria-hidden="true" data-testid="state-strip">
-                    <code class=move || state.get().family()>{move || state.get().name()}</code>
+                    // The name as the diagram writes it: the strip is one
+                    // line on a phone as narrow as 360 px.
+                    <code class=move || state.get().family()>
+                        {move || state.get().name().trim_start_matches("TASK_STATE_")}
+                    </code>
                     {move || store.exp.with(state_strip)}
                 </p>
                 // Only the message is the live region: a screen reader says
@@ -358,7 +362,7 @@ fn state_strip(e: &Experiment) -> String {
     }
     if e.views_the_past() {
         let n = e.viewed_task().records().len();
-        words += &format!(" · state {} of {n}", e.position() + 1);
+        words += &format!(" · state {}/{n}", e.position() + 1);
     }
     if e.tasks().len() > 1 {
         words += &format!(" · task {}", e.viewed_task_index() + 1);
@@ -466,6 +470,20 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             }
             "ArrowRight" => {
                 ev.prevent_default();
+                // A key pressed while moving through recorded states with
+                // [ and ] never discards them: the Step button branches.
+                let later = store
+                    .exp
+                    .with_untracked(|e| (!e.is_read_only()).then(|| e.later_count()))
+                    .unwrap_or(0);
+                if later > 0 {
+                    store.notice.set(Some(format!(
+                        "→ steps only from the latest recorded state: from this one it would discard \
+                         {later} later state{}. ] moves forward; the Step button branches from here.",
+                        if later == 1 { "" } else { "s" }
+                    )));
+                    return;
+                }
                 // As the Step button: when it is disabled, say why and record nothing.
                 match untrack(|| store.legality(&Action::Step)) {
                     Ok(()) => {

@@ -188,7 +188,12 @@ pub fn InspectPanel() -> impl IntoView {
                 </p>
             </Show>
             {move || store.exp.with(|e| {
-                let p = e.snapshot().pause?;
+                // Until it takes effect, the pause asked for takes its place.
+                let Some(p) = e.snapshot().pause else {
+                    return super::actions::pending_pause(e).map(|said| {
+                        view! { <p class="warning" data-testid="pause-requested">{said}</p> }.into_any()
+                    });
+                };
                 let by = match p.by {
                     crate::model::Initiator::Client => "client (PauseTask)",
                     crate::model::Initiator::Agent => "agent (AwaitTaskResumption)",
@@ -221,7 +226,7 @@ pub fn InspectPanel() -> impl IntoView {
                         <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
                         <dt>"Wakes on"</dt><dd>{conditions}</dd>
                     </dl>
-                })
+                }.into_any())
             })}
             <h3>"Final artifact"</h3>
             <div class="final">

@@ -156,6 +156,10 @@ pub struct WireMessage {
     /// The last frame of its SSE stream: the agent closes the stream after
     /// it (v1.0 has no `final` field; the closing is the only sign).
     pub closes_stream: bool,
+    /// Part of a PauseTask or ResumeTask exchange in the v1.0 extension
+    /// encoding of the proposal, whether or not its JSON names the extension
+    /// (the `Task` a resume answers with does not).
+    pub pause_call: bool,
 }
 
 /// How the proposed pause lifecycle goes on the wire (see the module docs).
@@ -502,9 +506,9 @@ pub fn explain(m: &WireMessage) -> String {
     };
     let proposal = if m.payload_type.starts_with("proposal:") {
         ", proposal"
-    } else if v.to_string().contains(PAUSE_EXTENSION) {
+    } else if m.pause_call || v.to_string().contains(PAUSE_EXTENSION) {
         // Plain v1.0 carrying the pause extension (in a message, metadata,
-        // history or error detail): still the proposal's.
+        // history or error detail) or answering its call: still the proposal's.
         ", pause extension, a proposal"
     } else {
         ""
@@ -652,6 +656,9 @@ impl<'a> Walk<'a> {
             }
             Event::PauseRequested { .. } | Event::ResumeRequested { .. } if e.outcome.on_wire() => {
                 out = self.client_proposal(e, open.is_some(), sid);
+                for m in &mut out {
+                    m.pause_call = true;
+                }
             }
             Event::SelfParked { .. } if done && self.core() => {
                 out.extend(self.await_resumption(ti, seq));
@@ -1243,6 +1250,7 @@ fn envelope(
         payload_type: ty,
         message,
         closes_stream: false,
+        pause_call: false,
     }
 }
 
