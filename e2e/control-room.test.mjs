@@ -28,6 +28,14 @@ test('resume an interruption, not a terminal task', async () => {
   assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
   assert.ok(await page.getByRole('button', { name: 'Step', exact: true }).isDisabled());
 
+  // A subscription now gets the task and is closed, and the Wire panel says why.
+  await page.getByRole('button', { name: 'Subscribe to task' }).click();
+  assert.deepEqual(await page.getByTestId('wire-message').evaluateAll((ms) => ms.map((m) => m.dataset.payloadType)),
+    ['SubscribeToTaskRequest', 'StreamResponse']);
+  assert.match(await text(page, 'wire-messages'), /the agent then closes the stream/);
+  assert.match(await page.locator('.wire .warning').innerText(), /closes every stream at INPUT_REQUIRED, a subscription too/);
+  await page.getByRole('button', { name: 'Latest', exact: true }).click();
+
   // The proposed clarification is shown whole, not cut off at the field's edge.
   const field = page.getByLabel('Clarification text');
   assert.match(await field.inputValue(), /Use the EU region .* 100 EUR\./);

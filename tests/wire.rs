@@ -1903,3 +1903,43 @@ fn an_earlier_task_as_it_is_now_refuses_what_a_client_sends_it() {
     );
     assert_eq!(all[n - 1].message["error"]["code"], json!(-32004));
 }
+
+#[test]
+fn the_task_a_pause_or_resume_returns_has_its_history_as_every_other_task_reply() {
+    for enc in ENCODINGS {
+        let mut e = with(|c| c.pause_proposal = true);
+        run(&mut e, 1);
+        e.apply(Action::PauseTask {
+            mode: PauseMode::InterruptImmediate,
+            reason: "Review first.".into(),
+        })
+        .unwrap();
+        let token = e.resume_token().unwrap().to_string();
+        e.apply(Action::ResumeTask {
+            token,
+            input: None,
+            continue_transcript: true,
+        })
+        .unwrap();
+        let t = wire::transcript_in(&e, START, enc);
+        let replies: Vec<&Value> = t
+            .iter()
+            .filter(|m| m.transport == Transport::JsonRpc && method(m).is_none())
+            .map(|m| &m.message["result"])
+            .map(|r| r.get("task").unwrap_or(r))
+            .filter(|task| task.get("status").is_some())
+            .collect();
+        // The resume's Task (and, in the extension, the pause's SendMessage
+        // reply as well).
+        let expected = if enc == PauseEncoding::V1Extension {
+            2
+        } else {
+            1
+        };
+        assert_eq!(replies.len(), expected, "{enc:?}: {replies:?}");
+        for task in replies {
+            let first = &task["history"][0];
+            assert_eq!(first["role"], "ROLE_USER", "{enc:?}: {task}");
+        }
+    }
+}

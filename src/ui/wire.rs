@@ -86,18 +86,24 @@ pub fn WirePanel() -> impl IntoView {
     };
     let note = move || {
         let t = match view_kind.get() {
-            WireView::GetTask | WireView::Subscribe => {
-                return store.exp.with(answered_from_the_past)
+            WireView::GetTask => return store.exp.with(answered_from_the_past),
+            WireView::Subscribe => {
+                return store.exp.with(|e| {
+                    let closes = (e.snapshot().state == TaskState::InputRequired).then_some(
+                        "This agent closes every stream at INPUT_REQUIRED, a subscription too \
+                         (the spec's sections disagree on it). SubscribeToTask itself only \
+                         requires the stream to end at a terminal state, and a2a-sdk 1.3.0 \
+                         keeps a subscription open.",
+                    );
+                    both(answered_from_the_past(e), closes.map(str::to_string))
+                })
             }
             WireView::ListTasks => {
                 // Both, when the viewed state is an earlier one of an
                 // earlier task.
                 return store
                     .exp
-                    .with(|e| match (answered_from_the_past(e), listed_before(e)) {
-                        (Some(a), Some(b)) => Some(format!("{a} {b}")),
-                        (a, b) => a.or(b),
-                    });
+                    .with(|e| both(answered_from_the_past(e), listed_before(e)));
             }
             _ => shown.get()?,
         };
@@ -116,8 +122,10 @@ pub fn WirePanel() -> impl IntoView {
                 return Some(
                     "Proposal: the RFC labels AwaitTaskResumption peer → client, so the agent \
                      sends the request, and gives its result PauseTask's shape: the client's \
-                     answer echoes the pause the agent announced, its resume token included. \
-                     The RFC does not say more on who issues the token; here the agent does. \
+                     answer carries the pause's resume token and times, which the request did \
+                     not send. The RFC does not say where the client gets them, nor who issues \
+                     the token; here the agent does, and its PAUSED statusUpdate announces them \
+                     just after. \
                      Nor does it say how the request would travel: in v1.0's JSON-RPC binding \
                      the client sends every request, and an agent reaches it only in replies, \
                      stream frames or push notifications (see the v1.0 extension encoding)."
@@ -400,6 +408,14 @@ pub(super) fn latest(e: &Experiment) -> Option<u32> {
 
 /// What an on-demand request answered as of an earlier recorded state hides:
 /// a real one reaches the task only as it is now.
+/// Two notes, either, or none.
+fn both(a: Option<String>, b: Option<String>) -> Option<String> {
+    match (a, b) {
+        (Some(a), Some(b)) => Some(format!("{a} {b}")),
+        (a, b) => a.or(b),
+    }
+}
+
 fn answered_from_the_past(e: &Experiment) -> Option<String> {
     if e.later_count() == 0 {
         return None;

@@ -701,7 +701,8 @@ impl<'a> Walk<'a> {
     }
 
     /// The task at its recorded state `rec` as a store of it answers (GetTask,
-    /// CancelTask, the `task` that opens a stream): [`Walk::task_at`], its
+    /// CancelTask, the `task` that opens a stream, the `Task` a PauseTask or
+    /// ResumeTask returns): [`Walk::task_at`], its
     /// artifact when completed, and its `history`. The history holds its
     /// messages up to `rec`: the client's, in the extension its accepted
     /// PauseTask and ResumeTask messages, and the agent's once a later status
@@ -1044,7 +1045,7 @@ impl<'a> Walk<'a> {
             out.push(m);
             return out;
         }
-        let task = self.task_at(ti, rec);
+        let task = self.task_in_full(ti, rec);
         out.push(if !self.core() {
             reply(
                 seq,
