@@ -61,7 +61,7 @@ pub fn ControlRoom(
                     // The name as the diagram writes it: the strip is one
                     // line on a phone as narrow as 360 px.
                     <code class=move || state.get().family()>
-                        {move || state.get().name().trim_start_matches("TASK_STATE_")}
+                        {move || super::lifecycle::short_name(state.get())}
                     </code>
                     {move || store.exp.with(state_strip)}
                 </p>

@@ -47,7 +47,7 @@ const fn node_at(s: TaskState) -> (i32, i32) {
 }
 
 /// The diagram's label of a state: its ProtoJSON name without `TASK_STATE_`.
-fn short_name(s: TaskState) -> &'static str {
+pub(super) fn short_name(s: TaskState) -> &'static str {
     &s.name()["TASK_STATE_".len()..]
 }
 

@@ -88,15 +88,17 @@ pub fn WirePanel() -> impl IntoView {
         let t = match view_kind.get() {
             WireView::GetTask => return store.exp.with(answered_from_the_past),
             WireView::Subscribe => {
-                return store.exp.with(|e| {
-                    let closes = (e.snapshot().state == TaskState::InputRequired).then_some(
+                // Its frame closes the stream only at INPUT_REQUIRED.
+                let closes = messages
+                    .with(|m| m.last().is_some_and(|m| m.closes_stream))
+                    .then(|| {
                         "This agent closes every stream at INPUT_REQUIRED, a subscription too \
                          (the spec's sections disagree on it). SubscribeToTask itself only \
                          requires the stream to end at a terminal state, and a2a-sdk 1.3.0 \
-                         keeps a subscription open.",
-                    );
-                    both(answered_from_the_past(e), closes.map(str::to_string))
-                })
+                         keeps a subscription open."
+                            .to_string()
+                    });
+                return both(store.exp.with(answered_from_the_past), closes);
             }
             WireView::ListTasks => {
                 // Both, when the viewed state is an earlier one of an
@@ -406,8 +408,6 @@ pub(super) fn latest(e: &Experiment) -> Option<u32> {
         .map(|t| t.seq)
 }
 
-/// What an on-demand request answered as of an earlier recorded state hides:
-/// a real one reaches the task only as it is now.
 /// Two notes, either, or none.
 fn both(a: Option<String>, b: Option<String>) -> Option<String> {
     match (a, b) {
@@ -416,6 +416,8 @@ fn both(a: Option<String>, b: Option<String>) -> Option<String> {
     }
 }
 
+/// What an on-demand request answered as of an earlier recorded state hides:
+/// a real one reaches the task only as it is now.
 fn answered_from_the_past(e: &Experiment) -> Option<String> {
     if e.later_count() == 0 {
         return None;
