@@ -64,6 +64,19 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   assert.ok(await page.locator('#play').isDisabled());
   assert.match(await page.locator('#step-reason').innerText(), /Step waits one minute; Play has nothing to run/);
   assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
+  // In the v1.0 extension encoding the self-park travels in metadata on the
+  // task's first stream: the request that opened it activated the extension.
+  await page.getByLabel('Pause encoding').selectOption('ext');
+  const wire = await text(page, 'wire-messages');
+  assert.match(wire, /statusUpdate TASK_STATE_WORKING \(paused\)/);
+  assert.doesNotMatch(wire, /TASK_STATE_PAUSED/);
+  await page.getByTestId('trace-entry').first().click();
+  const http = page.getByTestId('wire-message').locator('.http');
+  assert.match(await http.first().innerText(),
+    /^POST .* A2A-Version: 1\.0 .* Accept: text\/event-stream · A2A-Extensions: https:\/\/a2a-control-room\.example\/extensions\/pause\/v1$/);
+  // In the proposed core the client has no extension to activate.
+  await page.getByLabel('Pause encoding').selectOption('core');
+  assert.doesNotMatch(await http.first().innerText(), /A2A-Extensions/);
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');
   await done(page);

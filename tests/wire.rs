@@ -891,7 +891,7 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
     // Each client request: POST to the card's URL with A2A-Version 1.0 (an
     // agent reads its absence as 0.3); a stream is asked for as SSE.
     for m in &t {
-        let http = wire::http_request(m);
+        let http = wire::http_request(m, false);
         match m.from {
             Party::Agent => assert_eq!(http, None),
             Party::Client => {
@@ -909,7 +909,7 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
         wire::AGENT_URL
     );
     let g = wire::get_task(&e, START, CORE);
-    assert!(wire::http_request(&g[0])
+    assert!(wire::http_request(&g[0], false)
         .unwrap()
         .ends_with("Accept: application/json"));
 }
@@ -1131,6 +1131,8 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
     let mut proposal_ids: Vec<&Value> = Vec::new();
     // Requests sent with the extension: their answers are its too.
     let mut extension_ids: Vec<&Value> = Vec::new();
+    // Requests whose headers activate the extension.
+    let mut asked: Vec<&Value> = Vec::new();
     for m in t {
         let text = m.message.to_string();
         let shape = match (method(m), m.transport) {
@@ -1178,10 +1180,22 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                     carries_extension(&m.message) || answers_extension,
                     "{said}"
                 );
-                // A request using the extension activates it in its headers.
-                if let Some(http) = wire::http_request(m) {
+                // The client activates the extension on every request it
+                // sends, so every stream or reply that carries it answers a
+                // request that asked for it. Without that, only a request
+                // using the extension would name it.
+                let header = format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
+                let active = wire::activates_pause_extension(true, enc);
+                assert!(active);
+                if let Some(http) = wire::http_request(m, active) {
+                    assert!(http.ends_with(&header), "{http}");
+                    asked.push(&m.message["id"]);
+                } else if carries_extension(&m.message) {
+                    assert!(asked.contains(&&m.message["id"]), "{text}");
+                }
+                if let Some(http) = wire::http_request(m, false) {
                     assert_eq!(
-                        http.ends_with(&format!(" · A2A-Extensions: {PAUSE_EXTENSION}")),
+                        http.ends_with(&header),
                         carries_extension(&m.message),
                         "{http}"
                     );

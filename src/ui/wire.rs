@@ -323,7 +323,9 @@ pub fn WirePanel() -> impl IntoView {
                 <p class="hint">
                     "Proposed core: TASK_STATE_PAUSED, status.pause, PauseTask and ResumeTask, as the RFC "
                     "proposes (payloadType proposal:…). v1.0 extension: the task stays TASK_STATE_WORKING "
-                    "and the pause travels in metadata under an extension URI the agent card declares. "
+                    "and the pause travels in metadata under an extension URI the agent card declares; "
+                    "the client activates it on every request (header A2A-Extensions), so the agent "
+                    "may send a pause it takes itself on the task's first stream. "
                     "Its messages are legal v1.0, but the agent must take a message while it works: "
                     "a2a-sdk 1.3.0's default request handler queues it until the running work ends. "
                     "This agent also clears the pause from the task's metadata on resume, which "
@@ -351,9 +353,13 @@ pub fn WirePanel() -> impl IntoView {
                         view! { <li class="muted">{nothing_sent}</li> }.into_any()
                     } else {
                         let n = ms.len();
+                        let active = wire::activates_pause_extension(
+                            proposal(),
+                            store.pause_encoding.get(),
+                        );
                         ms.iter()
                             .enumerate()
-                            .map(|(i, m)| render_message(m, i + 1, n))
+                            .map(|(i, m)| render_message(m, i + 1, n, active))
                             .collect_view()
                             .into_any()
                     }
@@ -443,12 +449,12 @@ fn listed_before(e: &Experiment) -> Option<String> {
 }
 
 /// Message `k` of the `n` shown.
-fn render_message(m: &WireMessage, k: usize, n: usize) -> impl IntoView {
+fn render_message(m: &WireMessage, k: usize, n: usize, extension_active: bool) -> impl IntoView {
     let json = serde_json::to_string_pretty(&m.message).unwrap_or_default();
     view! {
         <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
-            {wire::http_request(m).map(|http| view! { <p class="http">{http}</p> })}
+            {wire::http_request(m, extension_active).map(|http| view! { <p class="http">{http}</p> })}
             <pre class="json" tabindex="0" role="region" aria-label=format!("Message {k} of {n}, JSON: {}", m.payload_type)>{json}</pre>
         </li>
     }

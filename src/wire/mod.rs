@@ -71,7 +71,9 @@
 //!   (reason, resume token, input), kept by the model for the wire.
 //! - `V1Extension`, what a v1.0 peer may send today: the state stays WORKING;
 //!   the pause and the resume detail travel in `metadata` under
-//!   [`PAUSE_EXTENSION`] (`{"pause": TaskPause}` on a Task or statusUpdate, the
+//!   [`PAUSE_EXTENSION`], which the client activates on every request it
+//!   sends (`A2A-Extensions`, see [`http_request`]), so the agent may use
+//!   it on any stream or reply (`{"pause": TaskPause}` on a Task or statusUpdate, the
 //!   RFC's resume metadata on the resumed statusUpdate, without
 //!   `previousState`: the task was WORKING throughout); PauseTask and
 //!   ResumeTask are `SendMessage`s whose message lists the extension and
@@ -328,9 +330,12 @@ pub const AGENT_URL: &str = "https://agent.example/a2a";
 /// The HTTP request a client request travels in (JSON-RPC over HTTP): its
 /// method and URL, then the headers, `A2A-Version: 1.0` first (v1.0 clients
 /// MUST send it; an agent reads its absence as 0.3), and `A2A-Extensions`
-/// when the request uses the pause extension (a proposal). `None` for what
-/// the agent sends.
-pub fn http_request(m: &WireMessage) -> Option<String> {
+/// when the client has activated the pause extension (a proposal): with
+/// `extension_active` (see [`activates_pause_extension`]) on every request,
+/// so that the agent may put a pause in the metadata of any stream or reply,
+/// a pause it takes itself included; and on a request that uses it.
+/// `None` for what the agent sends.
+pub fn http_request(m: &WireMessage, extension_active: bool) -> Option<String> {
     if m.from != Party::Client {
         return None;
     }
@@ -343,13 +348,21 @@ pub fn http_request(m: &WireMessage) -> Option<String> {
         "POST {AGENT_URL} · A2A-Version: 1.0 · Content-Type: application/json · Accept: {accept}"
     );
     let extensions = &m.message["params"]["message"]["extensions"];
-    if extensions
-        .as_array()
-        .is_some_and(|a| a.iter().any(|x| x == PAUSE_EXTENSION))
+    if extension_active
+        || extensions
+            .as_array()
+            .is_some_and(|a| a.iter().any(|x| x == PAUSE_EXTENSION))
     {
         http += &format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
     }
     Some(http)
+}
+
+/// Whether a client of an experiment activates the pause extension on every
+/// request it sends: with the proposal on, in the v1.0 extension encoding
+/// (an extension is active only when the client asks for it).
+pub fn activates_pause_extension(pause_on: bool, enc: PauseEncoding) -> bool {
+    pause_on && enc == PauseEncoding::V1Extension
 }
 
 /// The simulated agent's v1.0 `AgentCard`.
