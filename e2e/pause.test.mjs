@@ -74,9 +74,14 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   const http = page.getByTestId('wire-message').locator('.http');
   assert.match(await http.first().innerText(),
     /^POST .* A2A-Version: 1\.0 .* Accept: text\/event-stream · A2A-Extensions: https:\/\/a2a-control-room\.example\/extensions\/pause\/v1$/);
+  // The agent's stream starts with the response head, echoing the extension.
+  assert.equal(await http.nth(1).innerText(),
+    'HTTP 200 OK · Content-Type: text/event-stream · A2A-Extensions: https://a2a-control-room.example/extensions/pause/v1');
+  assert.equal(await http.count(), 2, 'later frames travel in the same response');
   // In the proposed core the client has no extension to activate.
   await page.getByLabel('Pause encoding').selectOption('core');
   assert.doesNotMatch(await http.first().innerText(), /A2A-Extensions/);
+  assert.equal(await http.nth(1).innerText(), 'HTTP 200 OK · Content-Type: text/event-stream');
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');
   await done(page);

@@ -890,11 +890,33 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
     assert!(last_frame.closes_stream);
     // Each client request: POST to the card's URL with A2A-Version 1.0 (an
     // agent reads its absence as 0.3); a stream is asked for as SSE.
+    // Each answer starts an HTTP response: a JSON-RPC reply (errors too,
+    // with 200: JSON-RPC says them in its body), or the first frame of a
+    // stream; a stream's later frames are in the same response.
+    let mut streams: Vec<&Value> = Vec::new();
     for m in &t {
         let http = wire::http_request(m, false);
+        let response = wire::http_response(m, false);
         match m.from {
-            Party::Agent => assert_eq!(http, None),
+            Party::Agent => {
+                assert_eq!(http, None);
+                let content = match m.transport {
+                    Transport::JsonRpc => Some("application/json"),
+                    Transport::Sse if !streams.contains(&&m.message["id"]) => {
+                        streams.push(&m.message["id"]);
+                        Some("text/event-stream")
+                    }
+                    Transport::Sse => None,
+                };
+                assert_eq!(
+                    response,
+                    content.map(|c| format!("HTTP 200 OK · Content-Type: {c}")),
+                    "{}",
+                    wire::explain(m)
+                );
+            }
             Party::Client => {
+                assert_eq!(response, None);
                 let http = http.unwrap();
                 let accept = match m.message["method"].as_str().unwrap() {
                     "SendStreamingMessage" | "SubscribeToTask" => "text/event-stream",
@@ -912,6 +934,10 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
     assert!(wire::http_request(&g[0], false)
         .unwrap()
         .ends_with("Accept: application/json"));
+    assert_eq!(
+        wire::http_response(&g[1], false).as_deref(),
+        Some("HTTP 200 OK · Content-Type: application/json")
+    );
 }
 
 // ---- the pause proposal (the RFC), in both encodings -----------------------
@@ -1192,6 +1218,10 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                     asked.push(&m.message["id"]);
                 } else if carries_extension(&m.message) {
                     assert!(asked.contains(&&m.message["id"]), "{text}");
+                }
+                // The agent echoes it in every response it starts.
+                if let Some(http) = wire::http_response(m, active) {
+                    assert!(http.ends_with(&header), "{http}");
                 }
                 if let Some(http) = wire::http_request(m, false) {
                     assert_eq!(

@@ -454,7 +454,9 @@ fn render_message(m: &WireMessage, k: usize, n: usize, extension_active: bool) -
     view! {
         <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
-            {wire::http_request(m, extension_active).map(|http| view! { <p class="http">{http}</p> })}
+            {wire::http_request(m, extension_active)
+                .or_else(|| wire::http_response(m, extension_active))
+                .map(|http| view! { <p class="http">{http}</p> })}
             <pre class="json" tabindex="0" role="region" aria-label=format!("Message {k} of {n}, JSON: {}", m.payload_type)>{json}</pre>
         </li>
     }

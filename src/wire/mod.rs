@@ -358,6 +358,28 @@ pub fn http_request(m: &WireMessage, extension_active: bool) -> Option<String> {
     Some(http)
 }
 
+/// The HTTP response an agent's answer starts: a JSON-RPC response, error
+/// or result (JSON-RPC says an error in its body, so the status is 200), or
+/// the first frame of an SSE stream, the `task` every stream opens with;
+/// with `extension_active`, echoing the activated extension in
+/// `A2A-Extensions` as an agent SHOULD. `None` for a stream's later frames
+/// and for what the client sends.
+pub fn http_response(m: &WireMessage, extension_active: bool) -> Option<String> {
+    if m.from != Party::Agent || m.message.get("method").is_some() {
+        return None;
+    }
+    let content = match m.transport {
+        Transport::JsonRpc => "application/json",
+        Transport::Sse if m.message["result"].get("task").is_some() => "text/event-stream",
+        Transport::Sse => return None,
+    };
+    let mut http = format!("HTTP 200 OK · Content-Type: {content}");
+    if extension_active {
+        http += &format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
+    }
+    Some(http)
+}
+
 /// Whether a client of an experiment activates the pause extension on every
 /// request it sends: with the proposal on, in the v1.0 extension encoding
 /// (an extension is active only when the client asks for it).
