@@ -64,6 +64,10 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   assert.ok(await page.locator('#play').isDisabled());
   assert.match(await page.locator('#step-reason').innerText(), /Step waits one minute; Play has nothing to run/);
   assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
+  // A minute on the waiting clock sends nothing: the Wire panel keeps the
+  // self-park in view and says what came after it.
+  await click(page, 'step');
+  assert.match(await text(page, 'wire-heading'), /\(latest with messages — the waited minutes after it put nothing on the wire\)/);
   // In the v1.0 extension encoding the self-park travels in metadata on the
   // task's first stream: the request that opened it activated the extension.
   await page.getByLabel('Pause encoding').selectOption('ext');

@@ -512,6 +512,10 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   await far.focus();
   const [link, bar] = [await far.boundingBox(), await alert.boundingBox()];
   assert.ok(link.y >= 0 && link.y + link.height <= 844 && clear(link, bar), `the focused control is under the alert: ${JSON.stringify({ link, bar })}`);
+  // Forget saved run ends what the alert said of an opened run.
+  await page.getByRole('button', { name: 'Forget saved run' }).click();
+  assert.equal(await alert.innerText(), '');
+  assert.match(await page.getByTestId('notice').innerText(), /forgot the saved run/);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -182,7 +182,7 @@ pub fn InspectPanel() -> impl IntoView {
             <Show when=move || { snap().lost_s > 0 }>
                 <p class="muted" data-testid="lost-work">
                     {move || format!(
-                        "{} s of partial work were lost to interrupt_immediate: they count as active time, and the unit is done again from its start after the resume (proposal).",
+                        "The unit's partial work, {} s, was lost to interrupt_immediate: it counts as active time, and the unit is done again from its start after the resume (proposal).",
                         snap().lost_s
                     )}
                 </p>

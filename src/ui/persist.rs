@@ -554,6 +554,8 @@ pub fn SharePanel() -> impl IntoView {
         // Nothing of a run stays in this browser: Undo's copy goes too.
         store.replaced.set(None);
         store.forget_discarded();
+        // What an alert said of a stored or opened run is over too.
+        store.alert.set(None);
         store.notice.set(Some(
             "This browser forgot the saved run, the run kept for Undo and any unreadable one. The next change saves the run on the page again.".into(),
         ));

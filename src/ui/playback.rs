@@ -83,7 +83,11 @@ pub fn PlaybackPanel() -> impl IntoView {
                 }}</span>
                 {move || answer().map(|(id, label)| view! {
                     " "
-                    <button class="link" data-testid="go-to-answer" on:click=move |_| go_to(id)>
+                    <button class="link" data-testid="go-to-answer" on:click=move |_| {
+                        // Where the user goes now, no notice of before covers it.
+                        store.notice.set(None);
+                        go_to(id);
+                    }>
                         {label}
                     </button>
                 })}

@@ -71,7 +71,17 @@ pub fn WirePanel() -> impl IntoView {
                             (true, false) => "last exchange up to the viewed state",
                             (false, true) => "latest",
                             (false, false) => {
-                                "latest with messages — the worked seconds and waited minutes after it put nothing on the wire"
+                                // What came after it: seconds of work, a
+                                // pause's minutes on the waiting clock, or both.
+                                let after = &e.trace()[e.trace().partition_point(|n| n.seq <= t.seq)..];
+                                let worked = |n: &crate::model::TraceEntry| {
+                                    matches!(n.event, crate::model::Event::Worked { .. })
+                                };
+                                match (after.iter().any(worked), after.iter().all(worked)) {
+                                    (true, true) => "latest with messages — the worked seconds after it put nothing on the wire",
+                                    (false, _) => "latest with messages — the waited minutes after it put nothing on the wire",
+                                    (true, false) => "latest with messages — the worked seconds and waited minutes after it put nothing on the wire",
+                                }
                             }
                         }
                     }),
@@ -180,7 +190,9 @@ pub fn WirePanel() -> impl IntoView {
         let current = untrack(entry);
         store.exp.with_untracked(|e| {
             let trace = e.trace();
+            // From an on-demand request: from the entry Latest shows.
             let i = current
+                .or_else(|| latest(e))
                 .and_then(|s| trace.iter().position(|t| t.seq == s))
                 .unwrap_or(trace.len().saturating_sub(1));
             let j = i
