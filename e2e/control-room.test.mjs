@@ -141,6 +141,8 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.getByLabel('Worker accepts cancellation').uncheck();
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 4; i++) await step.click();
+  // The button says what this worker will answer.
+  assert.match(await page.locator('#act-cancel-reason').innerText(), /this one refuses, with TaskNotCancelableError \(-32002\)/);
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   assert.match(await text(page, 'wire-heading'), /\(viewed state\)/);
   // A refusal records no state: the Wire panel shows it, not the viewed state's entry.
@@ -410,12 +412,15 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
   await page.getByLabel('Show each worked second and waited minute').uncheck();
   const states = await visible().evaluateAll((es) => es.map((e) => e.querySelector('.states').textContent));
   assert.ok(states.length < all, `${states.length} of ${all}`);
-  // What is left: every change of state (and its creation), nothing else.
+  // What is left: every change of state (and its creation), and the second
+  // that finished unit 1, the work a resume keeps; nothing else.
   assert.deepEqual(states, [
     '— → TASK_STATE_SUBMITTED',
     'TASK_STATE_SUBMITTED → TASK_STATE_WORKING',
+    'TASK_STATE_WORKING → TASK_STATE_WORKING',
     'TASK_STATE_WORKING → TASK_STATE_INPUT_REQUIRED',
   ]);
+  assert.match(await visible().nth(2).innerText(), /work unit 1, second 3.*unit 1 done/s);
   assert.equal(await text(page, 'trace-count'), `(${all} entries, seconds and minutes hidden)`);
   await page.getByLabel('Show each worked second and waited minute').check();
   assert.equal(await visible().count(), all);

@@ -429,7 +429,7 @@ fn a_refusal_names_the_proposed_code_and_what_a_v1_peer_answers_instead() {
     );
     assert_eq!(
         Refusal::NotPaused(TaskState::Working).to_string(),
-        "The task is TASK_STATE_WORKING, not paused: nothing to resume (proposed error -32010; UnsupportedOperationError -32004 in the v1.0 extension encoding)."
+        "The task is TASK_STATE_WORKING, not paused, so there is nothing to resume (proposed error -32010; UnsupportedOperationError -32004 in the v1.0 extension encoding)."
     );
     // A v1.0 error is named as the wire names it.
     assert!(Refusal::NotCancelable(TaskState::Completed)

@@ -320,7 +320,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotPaused(s) => write!(
                 f,
-                "The task is {s}, not paused: nothing to resume ({}).",
+                "The task is {s}, not paused, so there is nothing to resume ({}).",
                 WireError(PAUSE_NOT_ALLOWED)
             ),
             Refusal::BadResumeToken => write!(

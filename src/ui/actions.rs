@@ -150,7 +150,14 @@ pub fn ActPanel() -> impl IntoView {
             <ActionButton
                 id="act-cancel"
                 action=Callback::new(|()| Action::RequestCancellation)
-                hint="Asks the worker to stop; it may refuse: Worker accepts cancellation, under Configure, decides (a change there starts a fresh experiment)."
+                hint=Signal::derive(move || {
+                    if store.config.with(|c| c.worker_accepts_cancellation) {
+                        "Asks the worker to stop; this one accepts (Worker accepts cancellation, under Configure)."
+                    } else {
+                        "Asks the worker to stop; this one refuses, with TaskNotCancelableError (-32002): Worker accepts cancellation is off, under Configure."
+                    }
+                    .to_string()
+                })
             />
             <ActionButton
                 id="act-follow-up"

@@ -172,9 +172,9 @@ pub fn InspectPanel() -> impl IntoView {
                     // answered leaves this at 0 s, and that is not a slip.
                     <span class="muted">
                         {move || if proposal.get() {
-                            " — a pause's minutes (proposal); waiting for input or authorization is not timed"
+                            " — a pause's minutes (proposal); waits for input or authorization are not timed"
                         } else {
-                            " — waiting for input or authorization is not timed: the clock stands still"
+                            " — waits for input or authorization are not timed; the time bar draws each as a gap"
                         }}
                     </span>
                 </dd>

@@ -241,11 +241,11 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
             s,
             "<g class=\"forbidden\" data-edge=\"forbidden\"><title>{} ↔ {}: never adjacent (proposal)</title>\
              <path d=\"M{x1} {y1}L{x2} {y2}\"/>\
-             <path class=\"cross\" d=\"M{} {}l10 10m0 -10l-10 10\"/></g>",
+             <path class=\"cross\" d=\"M{} {}l14 14m0 -14l-14 14\"/></g>",
             a.name(),
             b.name(),
-            (x1 + x2) / 2 - 5,
-            (y1 + y2) / 2 - 5
+            (x1 + x2) / 2 - 7,
+            (y1 + y2) / 2 - 7
         );
     }
     for state in TaskState::ALL.into_iter().chain(proposal.then_some(Paused)) {
@@ -747,16 +747,16 @@ pub fn DiagramPanel() -> impl IntoView {
                 <span class="key unsimulated">"allowed by v1.0, not simulated"</span>
                 {move || proposal.get().then(|| view! {
                     <span class="key proposal">"proposal"</span>
-                    <span class="key forbidden">"never adjacent (proposal)"</span>
+                    <span class="key forbidden">"✕ never adjacent (proposal)"</span>
                 })}
             </p>
             <p class="readout" data-testid="possible-now">{move || drawn.with(|d| d.1.clone())}</p>
             <p class="hint" data-testid="diagram-rules">
                 "A2A v1.0 publishes no transition table: these edges follow its rules (a terminal "
                 "state is final, a task not yet terminal can be canceled, an interrupted task "
-                "resumes when answered). Nothing may leave a terminal state; any other edge not "
-                "drawn is one this simulator never takes, not one A2A forbids (as the dotted one, "
-                "which it draws because v1.0 names it)."
+                "resumes when answered). Nothing may leave a terminal state. The grey dotted edge is "
+                "one v1.0 names that this simulator never takes; two states joined by no edge are "
+                "never joined here, which is not to say A2A forbids it."
             </p>
             <details class="as-text">
                 <summary>"The diagram as text"</summary>

@@ -16,7 +16,7 @@
 
 use super::store::Store;
 use super::wire::WireView;
-use crate::model::{Experiment, Outcome, TraceEntry};
+use crate::model::{Event, Experiment, Outcome, TraceEntry};
 use leptos::html::Div;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -79,7 +79,8 @@ pub fn TracePanel() -> impl IntoView {
                 "# · task · active time · actor · action · state before → after · outcome. "
                 "Actors: client (an A2A client request), agent (the worker), simulator (outside "
                 "A2A: a Step asked of the simulation, authorization out of band, an external event). "
-                "A grey state line changes no state. Marked with a bar: the entry of the viewed "
+                "A grey state line changes no state; the switch below hides those, except a unit's last "
+                "second, which finishes it. Marked with a bar: the entry of the viewed "
                 "state; outlined: the entry the Wire panel shows (click an entry to show it)."
             </p>
             <super::actions::Toggle label="Show each worked second and waited minute" value=ticks/>
@@ -292,11 +293,18 @@ fn render_entry(
     li.set_class_name(&format!(
         "entry {outcome_class} {}{}",
         t.actor.label(),
-        // One that marks a discarded branch stays when ticks are hidden.
-        if t.is_tick() && discarded_before == 0 {
-            " tick"
-        } else {
-            ""
+        // A second or minute that changes nothing; one that marks a
+        // discarded branch is not hidden with them, nor one that finishes a
+        // unit (the work done so far, which a resume keeps).
+        match (t.is_tick() && discarded_before == 0, t.event) {
+            (
+                true,
+                Event::Worked {
+                    unit_done: true, ..
+                },
+            ) => " tick unit-done",
+            (true, _) => " tick",
+            (false, _) => "",
         }
     ));
     if discarded_before > 0 {
