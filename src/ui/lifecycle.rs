@@ -803,7 +803,10 @@ pub fn TimeBarView() -> impl IntoView {
         ></div>
         <p class="legend bar-legend" aria-hidden="true">
             <span class="key">"unit worked"</span>
-            <span class="key wait">"waiting (width not to scale)"</span>
+            // Told apart by their outline where a phone's bar has no room
+            // for their labels.
+            <span class="key wait">"input wait (width not to scale)"</span>
+            <span class="key wait auth">"authorization wait"</span>
             <span class="key planned">"planned"</span>
             // After a failure, or a failure to come: work the task never does.
             <span class="key planned abandoned">"never reached"</span>
