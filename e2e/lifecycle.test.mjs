@@ -87,7 +87,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   assert.equal(await bar.locator('line.plan.input').count(), 0, 'the gate reached is no longer ahead');
   assert.equal(await bar.locator('line.plan.fail').count(), 1);
   // The viewed state is that wait: not a wait before it.
-  assert.match(await bar.getAttribute('aria-label'), /; the wait it is in, drawn as a gap\./);
+  assert.match(await bar.getAttribute('aria-label'), /; the wait it is in \(input\), drawn as a gap\./);
   await page.getByLabel('Clarification text').fill('EU only');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
   await page.getByLabel('Speed').selectOption({ label: '10×' });
@@ -101,7 +101,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   assert.ok(end > 0);
   assert.match(
     await bar.getAttribute('aria-label'),
-    /Time bar: state \d+ of \d+ at 10 s active; 1 wait before it, drawn as a gap\. The task ends TASK_STATE_FAILED with 2 of 3 units done \(the work on unit 3 not counted\)\./,
+    /Time bar: state \d+ of \d+ at 10 s active; 1 wait before it \(input\), drawn as a gap\. The task ends TASK_STATE_FAILED with 2 of 3 units done \(the work on unit 3 not counted\)\./,
   );
   // How it ended is written on the plan it left undone, as the picture shows.
   assert.equal(await bar.locator('text.end.failed').textContent(), 'FAILED');
@@ -109,7 +109,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   // Seeking moves the cursor; the wait is now after the viewed state.
   await page.getByLabel('Recorded state', { exact: true }).fill('3');
   assert.ok(Number(await cursorX(page)) < end);
-  assert.match(await bar.getAttribute('aria-label'), /; 1 wait after it, drawn as a gap\./);
+  assert.match(await bar.getAttribute('aria-label'), /; 1 wait after it \(input\), drawn as a gap\./);
   // Clicking near the start of the bar seeks there: the discard warning names the later states.
   const box = await bar.boundingBox();
   await page.mouse.click(box.x + box.width * 0.1, box.y + box.height / 2);

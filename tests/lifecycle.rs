@@ -469,7 +469,9 @@ fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
     let bar = TimeBar::of(&e);
     assert_eq!(bar.cursor, wait(&bar).x);
     assert_eq!(bar.side(&wait(&bar)), std::cmp::Ordering::Greater);
-    assert!(timebar_summary(&e, &bar).contains("; 1 wait after it, drawn as a gap."));
+    assert!(
+        timebar_summary(&e, &bar).contains("; 1 wait after it (paused, proposal), drawn as a gap.")
+    );
     assert!(timebar_svg(&bar).contains("wait paused ahead"));
     // The paused state is in the wait, at its start as well as later on.
     for at in [n - 4, n - 3, n - 2] {
@@ -482,7 +484,7 @@ fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
         );
         let summary = timebar_summary(&e, &bar);
         assert!(
-            summary.contains("; the wait it is in, drawn as a gap."),
+            summary.contains("; the wait it is in (paused, proposal), drawn as a gap."),
             "{summary}"
         );
         assert!(!timebar_svg(&bar).contains("wait paused ahead"));
@@ -490,7 +492,45 @@ fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
     e.seek(n - 1).unwrap();
     let bar = TimeBar::of(&e);
     assert_eq!(bar.side(&wait(&bar)), std::cmp::Ordering::Less);
-    assert!(timebar_summary(&e, &bar).contains("; 1 wait before it, drawn as a gap."));
+    assert!(timebar_summary(&e, &bar)
+        .contains("; 1 wait before it (paused, proposal), drawn as a gap."));
+}
+
+#[test]
+fn the_time_bar_says_what_each_wait_was_for() {
+    // Input before unit 2, authorization before unit 3: two gaps, told
+    // apart in words as the bar tells them apart by label and outline.
+    let mut e = exp(Config {
+        work_units: 3,
+        seconds_per_unit: 1,
+        input_gate: 2,
+        auth_gate: 3,
+        ..cfg()
+    });
+    run(&mut e, 100);
+    e.apply(Action::SupplyClarification("ok".into())).unwrap();
+    run(&mut e, 100);
+    let summary = timebar_summary(&e, &TimeBar::of(&e));
+    assert!(
+        summary.contains(
+            "; 1 wait before it (input) and the wait it is in (authorization), drawn as gaps."
+        ),
+        "{summary}"
+    );
+    e.apply(Action::Authorize).unwrap();
+    run(&mut e, 100);
+    assert_eq!(state(&e), Completed);
+    let summary = timebar_summary(&e, &TimeBar::of(&e));
+    assert!(
+        summary.contains("; 2 waits before it (input; authorization), drawn as gaps."),
+        "{summary}"
+    );
+    e.seek(0).unwrap();
+    let summary = timebar_summary(&e, &TimeBar::of(&e));
+    assert!(
+        summary.contains("; 2 waits after it (input; authorization), drawn as gaps."),
+        "{summary}"
+    );
 }
 
 #[test]

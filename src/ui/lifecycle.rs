@@ -544,38 +544,44 @@ fn ahead_words(a: Ahead) -> Option<(&'static str, &'static str, &'static str)> {
 /// A sentence for screen readers and for the panel's caption: where the
 /// cursor is and what the bar holds.
 pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
-    // Each wait is before the viewed state, after it, or the one it is in.
-    let (mut before, mut after, mut within) = (0, 0, false);
+    // Each wait is before the viewed state, after it, or the one it is in;
+    // what it waits for is said, as the bar's labels and outlines show it.
+    let (mut before, mut after, mut within) = (Vec::new(), Vec::new(), None);
     for seg in &bar.segments {
-        if let Span::Wait { .. } = seg.span {
+        if let Span::Wait { state, .. } = seg.span {
+            let kind = match state {
+                TaskState::InputRequired => "input",
+                TaskState::AuthRequired => "authorization",
+                _ => "paused, proposal",
+            };
             match bar.side(seg) {
-                Ordering::Less => before += 1,
-                Ordering::Greater => after += 1,
-                Ordering::Equal => within = true,
+                Ordering::Less => before.push(kind),
+                Ordering::Greater => after.push(kind),
+                Ordering::Equal => within = Some(kind),
             }
         }
     }
-    let waits = |n: usize, when: &str| match n {
-        1 => format!("1 wait {when}"),
-        n => format!("{n} waits {when}"),
+    let waits = |kinds: &[&str], when: &str| match kinds.len() {
+        1 => format!("1 wait {when} ({})", kinds[0]),
+        n => format!("{n} waits {when} ({})", kinds.join("; ")),
     };
-    let gaps = if before + after + usize::from(within) == 1 {
+    let gaps = if before.len() + after.len() + usize::from(within.is_some()) == 1 {
         "drawn as a gap"
     } else {
         "drawn as gaps"
     };
     let mut parts = Vec::new();
-    if before > 0 {
-        parts.push(waits(before, "before it"));
+    if !before.is_empty() {
+        parts.push(waits(&before, "before it"));
     }
-    if within {
-        parts.push("the wait it is in".to_string());
+    if let Some(kind) = within {
+        parts.push(format!("the wait it is in ({kind})"));
     }
-    if after > 0 {
+    if !after.is_empty() {
         parts.push(if parts.is_empty() {
-            waits(after, "after it")
+            waits(&after, "after it")
         } else {
-            format!("{after} after it")
+            format!("{} after it ({})", after.len(), after.join("; "))
         });
     }
     let waits = match parts.as_slice() {
