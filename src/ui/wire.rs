@@ -52,8 +52,7 @@ pub fn WirePanel() -> impl IntoView {
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     });
-    let heading = move || {
-        match view_kind.get() {
+    let heading = move || match view_kind.get() {
         WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
         WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
         WireView::ListTasks => {
@@ -67,32 +66,22 @@ pub fn WirePanel() -> impl IntoView {
                     WireView::Latest => store.exp.with(|e| {
                         let newest = up_to_view(e).last().map(|n| n.seq) == Some(t.seq);
                         match (in_past(), newest) {
-                            (true, true) => "viewed state",
-                            (true, false) => "last exchange up to the viewed state",
-                            (false, true) => "latest",
-                            (false, false) => {
-                                // What came after it: seconds of work, a
-                                // pause's minutes on the waiting clock, or both.
-                                let after = &e.trace()[e.trace().partition_point(|n| n.seq <= t.seq)..];
-                                let worked = |n: &crate::model::TraceEntry| {
-                                    matches!(n.event, crate::model::Event::Worked { .. })
-                                };
-                                match (after.iter().any(worked), after.iter().all(worked)) {
-                                    (true, true) => "latest with messages — the worked seconds after it put nothing on the wire",
-                                    (false, _) => "latest with messages — the waited minutes after it put nothing on the wire",
-                                    (true, false) => "latest with messages — the worked seconds and waited minutes after it put nothing on the wire",
-                                }
-                            }
+                            (true, true) => "viewed state".into(),
+                            (true, false) => "last exchange up to the viewed state".into(),
+                            (false, true) => "latest".into(),
+                            (false, false) => format!(
+                                "latest with messages — the {} after it put nothing on the wire",
+                                ticks_after(e, t.seq)
+                            ),
                         }
                     }),
-                    _ => "selected",
+                    _ => "selected".into(),
                 },
                 t.actor.label(),
                 t.what()
             ),
             None => "No trace entry".into(),
         },
-    }
     };
     let note = move || {
         let t = match view_kind.get() {
@@ -424,6 +413,19 @@ pub(super) fn latest(e: &Experiment) -> Option<u32> {
         .find(|t| !t.is_tick())
         .or(upto.last())
         .map(|t| t.seq)
+}
+
+/// What the ticks after entry `seq` are (all that follows the latest
+/// exchange is ticks): seconds of work, a pause's minutes on the waiting
+/// clock, or both.
+fn ticks_after(e: &Experiment, seq: u32) -> &'static str {
+    let after = &e.trace()[e.trace().partition_point(|n| n.seq <= seq)..];
+    let worked = |n: &TraceEntry| matches!(n.event, crate::model::Event::Worked { .. });
+    match (after.iter().any(worked), after.iter().all(worked)) {
+        (true, true) => "worked seconds",
+        (false, _) => "waited minutes",
+        (true, false) => "worked seconds and waited minutes",
+    }
 }
 
 /// Two notes, either, or none.

@@ -344,18 +344,23 @@ pub fn http_request(m: &WireMessage, extension_active: bool) -> Option<String> {
         "SendStreamingMessage" | "SubscribeToTask" => "text/event-stream",
         _ => "application/json",
     };
-    let mut http = format!(
+    let http = format!(
         "POST {AGENT_URL} · A2A-Version: 1.0 · Content-Type: application/json · Accept: {accept}"
     );
     let extensions = &m.message["params"]["message"]["extensions"];
-    if extension_active
-        || extensions
-            .as_array()
-            .is_some_and(|a| a.iter().any(|x| x == PAUSE_EXTENSION))
-    {
-        http += &format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
+    let uses = extensions
+        .as_array()
+        .is_some_and(|a| a.iter().any(|x| x == PAUSE_EXTENSION));
+    Some(with_extension(http, extension_active || uses))
+}
+
+/// `http` with the pause extension in `A2A-Extensions`, when `active`.
+fn with_extension(http: String, active: bool) -> String {
+    if active {
+        http + " · A2A-Extensions: " + PAUSE_EXTENSION
+    } else {
+        http
     }
-    Some(http)
 }
 
 /// The HTTP response an agent's answer starts: a JSON-RPC response, error
@@ -373,11 +378,10 @@ pub fn http_response(m: &WireMessage, extension_active: bool) -> Option<String> 
         Transport::Sse if m.message["result"].get("task").is_some() => "text/event-stream",
         Transport::Sse => return None,
     };
-    let mut http = format!("HTTP 200 OK · Content-Type: {content}");
-    if extension_active {
-        http += &format!(" · A2A-Extensions: {PAUSE_EXTENSION}");
-    }
-    Some(http)
+    Some(with_extension(
+        format!("HTTP 200 OK · Content-Type: {content}"),
+        extension_active,
+    ))
 }
 
 /// Whether a client of an experiment activates the pause extension on every
