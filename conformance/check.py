@@ -189,6 +189,8 @@ def check_error(err):
     for d in data:
         if not isinstance(d, dict) or "@type" not in d:
             raise Bad("every error.data entry must carry @type")
+    if sum(d["@type"] == ERROR_INFO for d in data) > 1:
+        raise Bad("error.data may carry at most one google.rpc.ErrorInfo (AIP-193)")
 
 
 def check_line(line, requests):
@@ -333,6 +335,13 @@ def self_test():
                                        "code": -32002, "message": "Task cannot be canceled",
                                        "data": [{"@type": ERROR_INFO, "reason": "TASK_NOT_CANCELABLE_ERROR",
                                                  "domain": "a2a-protocol.org"}]}}},
+        "two ErrorInfo": {"seq": 2, "from": "agent", "transport": "jsonrpc", "payloadType": "error",
+                          "message": {"jsonrpc": "2.0", "id": 1, "error": {
+                              "code": -32004, "message": "Task t-1 is in terminal state: TASK_STATE_FAILED",
+                              "data": [{"@type": ERROR_INFO, "reason": "UNSUPPORTED_OPERATION",
+                                        "domain": "a2a-protocol.org"},
+                                       {"@type": ERROR_INFO, "reason": "PAUSE_NOT_ALLOWED",
+                                        "domain": "a2a-control-room.example"}]}}},
         "result for no request": {**good, "message": {**good["message"], "id": 99}},
         "stream result over jsonrpc": {**good, "transport": "jsonrpc"},
         "error as an SSE frame": {"seq": 2, "from": "agent", "transport": "sse", "payloadType": "error",

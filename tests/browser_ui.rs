@@ -391,6 +391,20 @@ async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_
 }
 
 #[wasm_bindgen_test]
+async fn a_switch_changed_then_step_at_once_acts_on_the_new_run() {
+    let p = mount().await;
+    p.click("#step").await;
+    // A switch commits as it is clicked: the Step right after it is the
+    // user's next action, which reads the notice and ends Undo's reach.
+    p.switch("Reject before execution").await;
+    assert!(exists(&p, ".undo"));
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_REJECTED");
+    assert!(!exists(&p, ".undo"), "acted on: nothing is kept for Undo");
+    assert_eq!(p.text("[data-testid=notice]"), "");
+}
+
+#[wasm_bindgen_test]
 async fn a_held_space_toggles_play_once_and_escape_leaves_focus_in_a_field() {
     let p = mount().await;
     p.key(" ").await;
@@ -712,12 +726,17 @@ async fn a_repeated_cancel_is_refused_with_32002_and_the_wire_says_where_sdks_di
     let why = p.text("#act-cancel-reason");
     assert!(why.contains("TaskNotCancelableError (-32002)"), "{why}");
     p.click("#wire-cancel-terminal").await;
-    let alert = p.text("[data-testid=alert]");
+    let status = p.text("[data-testid=status]");
     assert!(
-        alert.starts_with("Cancel terminal task refused: "),
-        "{alert}"
+        status.starts_with("Cancel terminal task refused, as it should be: "),
+        "{status}"
     );
     assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("Task cannot be canceled - current state: TASK_STATE_CANCELED"),
+        "{raw}"
+    );
     let note = p.text(".wire .warning");
     assert!(
         note.contains("§3.1.5") && note.contains("a2a-js returns the stored task"),
@@ -812,8 +831,14 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
     assert_eq!(p.text("#wire-cancel-terminal"), "Cancel terminal task");
     p.click("#wire-cancel-terminal").await;
     assert_eq!(payload_types(&p), ["CancelTaskRequest", "error"]);
-    let alert = p.text("[data-testid=alert]");
-    assert!(alert.starts_with("Cancel terminal task refused"), "{alert}");
+    // Refused on purpose: said in the status line, not raised as an alert.
+    assert_eq!(p.text("[data-testid=alert]"), "");
+    let status = p.text("[data-testid=status]");
+    assert!(
+        status.starts_with("Cancel terminal task refused, as it should be: ")
+            && status.ends_with(". Wire shows the error the agent answers."),
+        "{status}"
+    );
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
         raw.contains("-32002") && raw.contains("TASK_NOT_CANCELABLE"),
@@ -824,20 +849,18 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         "{raw}"
     );
     assert_eq!(p.text("#wire-message-terminal"), "Message to terminal task");
-    // Another request on the Wire panel answers the alert about the last.
-    p.click("#wire-get-task").await;
-    assert_eq!(p.text("[data-testid=alert]"), "");
     p.click("#wire-message-terminal").await;
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
         raw.contains("-32004") && raw.contains("UNSUPPORTED_OPERATION"),
         "{raw}"
     );
-    // Named for the control used, in the alert, the trace and the panel.
-    let alert = p.text("[data-testid=alert]");
+    // Named for the control used, in the status line, the trace and the panel.
+    assert_eq!(p.text("[data-testid=alert]"), "");
+    let status = p.text("[data-testid=status]");
     assert!(
-        alert.starts_with("Message to terminal task refused"),
-        "{alert}"
+        status.starts_with("Message to terminal task refused, as it should be: "),
+        "{status}"
     );
     let heading = p.text("[data-testid=wire-heading]");
     assert!(

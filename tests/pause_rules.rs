@@ -300,6 +300,11 @@ fn a_timeout_resumes_with_summary_or_fails() {
         e.snapshot().pause.unwrap().deadline_s,
         Some(5 * WAIT_STEP_S)
     );
+    // The reason the agent gives says how long it waits and what then.
+    assert_eq!(
+        e.pause_reason_of(&e.snapshot()).unwrap(),
+        "Parked before unit 1 of 4 until resumed; after 5 minutes, it resumes with a summary."
+    );
     steps(&mut e, 4);
     assert_eq!(state(&e), TaskState::Paused);
     steps(&mut e, 1);
@@ -310,10 +315,17 @@ fn a_timeout_resumes_with_summary_or_fails() {
     assert_eq!(state(&e), TaskState::Completed);
 
     // (e) the same with on_timeout fail → FAILED; a later ResumeTask is refused.
-    let mut e = exp(timed(OnTimeout::Fail));
+    let mut e = exp(Config {
+        self_park_timeout: 1,
+        ..timed(OnTimeout::Fail)
+    });
     run_to_pause(&mut e);
+    assert_eq!(
+        e.pause_reason_of(&e.snapshot()).unwrap(),
+        "Parked before unit 1 of 4 until resumed; after 1 minute, the task fails."
+    );
     let t = token(&e);
-    steps(&mut e, 5);
+    steps(&mut e, 1);
     assert_eq!(state(&e), TaskState::Failed);
     // Said as the pause's end, not as a failed unit.
     assert!(e.failed_from_pause());

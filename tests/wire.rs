@@ -459,17 +459,21 @@ fn refused_cancel_is_task_not_cancelable() {
     assert_eq!(rpc_id(&m[1]), i64::from(seq));
     let tid = e.tasks()[0].id.clone();
     assert_error(&m[1], -32002, "TASK_NOT_CANCELABLE", &tid);
-    assert_eq!(m[1].message["error"]["message"], "Task cannot be canceled");
+    // a2a-sdk 1.3.0's words, with the state the task stays in.
+    assert_eq!(
+        m[1].message["error"]["message"],
+        "Task cannot be canceled - current state: TASK_STATE_WORKING"
+    );
 
     run(&mut e, 100);
     assert_eq!(state(&e), TaskState::Completed);
     assert!(e.apply(Action::RequestCancellation).is_err());
     let seq = e.trace().last().unwrap().seq;
-    assert_error(
-        &wire::entry_messages(&e, seq, START)[1],
-        -32002,
-        "TASK_NOT_CANCELABLE",
-        &tid,
+    let m = wire::entry_messages(&e, seq, START);
+    assert_error(&m[1], -32002, "TASK_NOT_CANCELABLE", &tid);
+    assert_eq!(
+        m[1].message["error"]["message"],
+        "Task cannot be canceled - current state: TASK_STATE_COMPLETED"
     );
 }
 
@@ -846,7 +850,7 @@ fn explain_reads_naturally() {
     let last = |e: &Experiment| wire::entry_messages(e, e.trace().last().unwrap().seq, START);
     assert_eq!(
         wire::explain(&last(&e)[1]),
-        "agent → client (JSON-RPC): error -32002 TaskNotCancelableError — “Task cannot be canceled”"
+        "agent → client (JSON-RPC): error -32002 TaskNotCancelableError — “Task cannot be canceled - current state: TASK_STATE_CANCELED”"
     );
     let _ = e.apply(Action::SupplyClarification("One more thing.".into()));
     assert!(wire::explain(&last(&e)[1])
@@ -1630,10 +1634,10 @@ fn e_timeout_fail_in_both_encodings() {
         assert_eq!(t[0].payload_type, "StreamResponse", "a plain v1.0 FAILED");
         let status = &t[0].message["result"]["statusUpdate"]["status"];
         assert_eq!(status["state"], "TASK_STATE_FAILED");
-        assert!(status["message"]["parts"][0]["text"]
-            .as_str()
-            .unwrap()
-            .contains("timed out"));
+        assert_eq!(
+            status["message"]["parts"][0]["text"],
+            "The self-park timed out after 5 minutes; the task failed."
+        );
         // The lease is exactly its 5 minutes from pausedAt, which came a
         // millisecond after the unit finished in the same second; the
         // timeout fires when it ends, never before.
@@ -1664,8 +1668,13 @@ fn e_timeout_fail_in_both_encodings() {
                 "a2a-protocol.org"
             };
             assert_eq!(info["domain"], domain);
-            assert_eq!(info["metadata"], json!({"taskId": tid}));
+            assert_eq!(
+                err["data"].as_array().unwrap().len(),
+                1,
+                "one ErrorInfo (AIP-193)"
+            );
             if core {
+                assert_eq!(info["metadata"], json!({"taskId": tid}));
                 assert_eq!(m.payload_type, "proposal:error");
                 assert_eq!(
                     (&err["code"], &info["reason"]),
@@ -1678,10 +1687,16 @@ fn e_timeout_fail_in_both_encodings() {
                 // A plain SendMessage to a terminal task, refused as any is.
                 let said = format!("Task {tid} is in terminal state: TASK_STATE_FAILED");
                 assert_eq!(err["message"], said);
-                let d = &err["data"][1];
-                assert_eq!(d["reason"], reason);
-                assert_eq!(d["metadata"]["extension"], PAUSE_EXTENSION);
-                assert_eq!(d["metadata"]["proposedCode"], code.to_string());
+                // The proposal's reason and code, in the A2A ErrorInfo's metadata.
+                assert_eq!(
+                    info["metadata"],
+                    json!({
+                        "taskId": tid,
+                        "extension": PAUSE_EXTENSION,
+                        "proposedReason": reason,
+                        "proposedCode": code.to_string(),
+                    })
+                );
             }
         }
     }
@@ -1701,7 +1716,7 @@ fn f_double_resume_in_both_encodings() {
         let second = params_of(&r[3], enc, "ResumeTask");
         assert_eq!(first["resumeToken"], second["resumeToken"]);
         // A v1.0 peer has no -32011: the wrong token is a bad parameter,
-        // with the proposal's reason beside the SDK's.
+        // with the proposal's reason in the metadata of its one ErrorInfo.
         let want = if enc == PauseEncoding::ProposedCore {
             -32011
         } else {
@@ -1711,7 +1726,12 @@ fn f_double_resume_in_both_encodings() {
                 (&data[0]["reason"], &data[0]["domain"]),
                 (&json!("INVALID_PARAMS"), &json!("a2a-protocol.org"))
             );
-            assert_eq!(data[1]["reason"], "RESUME_TOKEN_INVALID");
+            assert_eq!(data.as_array().unwrap().len(), 1);
+            assert_eq!(
+                data[0]["metadata"]["proposedReason"],
+                "RESUME_TOKEN_INVALID"
+            );
+            assert_eq!(data[0]["metadata"]["proposedCode"], "-32011");
             -32602
         };
         assert_eq!(error_code(&r[4]), Some(want));

@@ -257,7 +257,7 @@ impl fmt::Display for Refusal {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Refusal::ReadOnly => f.write_str(
-                "You are viewing an earlier task of this context; it is read-only. Select the latest task to act.",
+                "You are viewing an earlier task of this context; it is read-only. View the latest task to act.",
             ),
             Refusal::Interrupted(TaskState::InputRequired) => f.write_str(
                 "The task is waiting for clarification (TASK_STATE_INPUT_REQUIRED): supply it to continue.",

@@ -323,6 +323,16 @@ impl Config {
         }
     }
 
+    /// The self-park timeout in words ("1 minute", "5 minutes"); `None`
+    /// when it is off.
+    pub fn timeout_words(&self) -> Option<String> {
+        match self.self_park_timeout {
+            0 => None,
+            1 => Some("1 minute".into()),
+            m => Some(format!("{m} minutes")),
+        }
+    }
+
     /// What differs from `base`, in the page's words, e.g.
     /// `["Require input before unit 2"]`: what setting up an experiment changed.
     pub fn changes_from(&self, base: &Config) -> Vec<String> {

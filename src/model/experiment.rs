@@ -3,7 +3,7 @@
 use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
-use super::pause::{EventName, Initiator, PauseMode, PendingPause};
+use super::pause::{EventName, Initiator, OnTimeout, PauseMode, PendingPause};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
 use super::trace::{Actor, Event, Outcome, TraceEntry};
@@ -405,11 +405,21 @@ impl Experiment {
             return given.cloned();
         }
         let (u, n) = (snap.completed_units + 1, self.config.work_units);
-        Some(if p.event {
+        let wait = if p.event {
             let event = self.config.resume_event;
-            format!("Waiting for {} before unit {u} of {n}.", event.as_str())
+            format!("Waiting for {} before unit {u} of {n}", event.as_str())
         } else {
-            format!("Parked before unit {u} of {n} until resumed.")
+            format!("Parked before unit {u} of {n} until resumed")
+        };
+        Some(match self.config.timeout_words() {
+            None => format!("{wait}."),
+            Some(t) => {
+                let then = match self.config.on_timeout {
+                    OnTimeout::Fail => "the task fails",
+                    OnTimeout::ResumeWithSummary => "it resumes with a summary",
+                };
+                format!("{wait}; after {t}, {then}.")
+            }
         })
     }
 

@@ -63,7 +63,8 @@ pub struct Store {
     pub started_ms: RwSignal<i64>,
     /// The run as a replayable script: what links, storage and files carry.
     pub run: StoredValue<SavedRun>,
-    /// The run a fresh start or an opened run replaced, until the next action.
+    /// The run a fresh start or an opened run replaced, until the next action
+    /// (a replaced run with nothing done keeps the one kept before it).
     pub replaced: RwSignal<Option<SavedRun>>,
     /// The run as it was before an action from an earlier state discarded
     /// later recorded states, for Undo: until the next action (Play's own
@@ -181,6 +182,23 @@ impl Store {
         self.act_by_user(action, Some(label))
     }
 
+    /// [`Store::act_as`] for a request sent to be refused (Wire's requests
+    /// to a terminal task): the refusal is what the user asked to see, so
+    /// the status line says it and Wire shows its error; no alert is raised.
+    pub fn send_to_be_refused(&self, action: Action, label: &'static str) {
+        if self.act_as(action, label) {
+            return;
+        }
+        if let Some(why) = self.alert.try_update(Option::take).flatten() {
+            let prefix = format!("{label} refused: ");
+            let why = why.strip_prefix(&prefix).unwrap_or(&why);
+            let why = why.trim_end_matches('.');
+            self.say(format!(
+                "{label} refused, as it should be: {why}. Wire shows the error the agent answers."
+            ));
+        }
+    }
+
     /// An action the user asked for. One taken while playing may end what
     /// Play can do (a cancel, say): playback stops there, not at its next tick.
     fn act_by_user(&self, action: Action, label: Option<&'static str>) -> bool {
@@ -241,15 +259,11 @@ impl Store {
             .set(newest.map_or(WireView::Latest, WireView::Entry));
         // Acting on this run makes it the one to keep, and the note on how it
         // started (a fresh start, a restored run) has been read. Not so for
-        // the click that replaced it: a settings field commits as focus
+        // the click that replaced it: a text field commits as focus
         // leaves it, so clicking Step from the field both starts a fresh
         // experiment and steps it, and the user has read nothing yet.
         let same_click = self.in_same_click();
-        self.same_click.set_value(if same_click {
-            SameClick::Acted
-        } else {
-            SameClick::None
-        });
+        self.same_click.set_value(SameClick::None);
         if !same_click && self.replaced.with_untracked(Option::is_some) {
             self.replaced.set(None);
         }
@@ -492,7 +506,7 @@ impl Store {
             }
             Ok(name) => {
                 config.resume_event = name;
-                self.fresh(config, "Resume event name changed");
+                self.fresh_from(config, "Resume event name changed", FieldCommit::OnBlur);
                 None
             }
             Err(e) => {
@@ -536,9 +550,16 @@ impl Store {
     }
 
     fn fresh(&self, config: Config, changed: &str) {
+        self.fresh_from(config, changed, FieldCommit::AtOnce);
+    }
+
+    /// Starts a fresh experiment for a settings change made in a control
+    /// that commits as `commit` says.
+    fn fresh_from(&self, config: Config, changed: &str, commit: FieldCommit) {
         self.start(
             config,
             format!("{changed}: a fresh experiment started (new task and context ids)."),
+            commit,
         );
     }
 
@@ -548,12 +569,13 @@ impl Store {
         self.start(
             config,
             "Experiment restarted with the same settings.".into(),
+            FieldCommit::AtOnce,
         );
     }
 
     /// Starts a fresh experiment with `config` and new ids, keeping the run it
     /// replaces so that [`Store::bring_back`] can restore it.
-    fn start(&self, config: Config, notice: String) {
+    fn start(&self, config: Config, notice: String, commit: FieldCommit) {
         let ids = if self.fresh_seeds {
             IdSource::seeded(super::random_seed())
         } else {
@@ -564,26 +586,21 @@ impl Store {
             Err(e) => return self.alert.set(Some(e.to_string())),
         };
         self.set_aside();
-        // A settings field commits as focus leaves it: the click that
-        // moved focus may act next, on this run (see `in_same_click`).
-        self.same_click.set_value(SameClick::Open(clock_ms()));
+        // A field that commits as focus leaves it: the click that moved
+        // focus may act next, on this run (see `in_same_click`).
+        if commit == FieldCommit::OnBlur {
+            self.same_click.set_value(SameClick::Open(clock_ms()));
+        }
         self.install(SavedRun::new(config, ids, now_ms()), fresh);
         self.notice.set(Some(notice));
     }
 
     /// Keeps the run on the page, when it has anything to lose, for
-    /// [`Store::bring_back`]. A run with nothing done (as while a settings
-    /// slider is dragged) leaves the one kept before in place, and so does
-    /// a run not acted on since it replaced that one (a second link or file
-    /// opened in a row): the run kept is the last one the user acted on.
-    /// A run acted on in the click that replaced the one kept is the one to
-    /// keep now.
+    /// [`Store::bring_back`]: Undo brings back the run just replaced (an
+    /// opened link or file too). A run with nothing done (as while a
+    /// settings slider is dragged) leaves the one kept before in place.
     fn set_aside(&self) {
-        let acted = self.same_click.get_value() == SameClick::Acted;
         self.same_click.set_value(SameClick::None);
-        if self.replaced.with_untracked(Option::is_some) && !acted {
-            return;
-        }
         let run = self.run.get_value();
         if !run.script.is_empty() {
             self.replaced.set(Some(run));
@@ -797,7 +814,7 @@ pub fn plural(n: usize) -> &'static str {
 /// started it (a field's change, then the click that moved focus).
 pub const SAME_CLICK_MS: f64 = 1000.0;
 
-/// The click that started a fresh experiment (a settings field commits as
+/// The click that started a fresh experiment (a text field commits as
 /// focus leaves it, so the click that moved focus may act next).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SameClick {
@@ -805,9 +822,17 @@ pub enum SameClick {
     None,
     /// A fresh start at this wall-clock time (ms), not acted on yet.
     Open(f64),
-    /// The fresh run was acted on in that click: the run kept for Undo
-    /// stays till the next action, and a later change keeps this one.
-    Acted,
+}
+
+/// When a settings control commits its change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum FieldCommit {
+    /// As it is used (a slider, a switch, a list, a button): the next
+    /// click is the user's next action.
+    AtOnce,
+    /// As focus leaves it (a text field): the click that moved focus may
+    /// act next.
+    OnBlur,
 }
 
 /// The wall clock in milliseconds (0 off the browser).

@@ -278,7 +278,7 @@ pub fn WirePanel() -> impl IntoView {
                     disabled=move || !message_ok()
                     on:click=move |_| {
                         let text = store.clarification.get_untracked();
-                        store.act_as(Action::SupplyClarification(text), "Message to terminal task");
+                        store.send_to_be_refused(Action::SupplyClarification(text), "Message to terminal task");
                     }
                 >
                     "Message to terminal task"
@@ -288,7 +288,7 @@ pub fn WirePanel() -> impl IntoView {
                     aria-describedby="terminal-requests-reason"
                     disabled=move || !cancel_ok()
                     on:click=move |_| {
-                        store.act_as(Action::RequestCancellation, "Cancel terminal task");
+                        store.send_to_be_refused(Action::RequestCancellation, "Cancel terminal task");
                     }
                 >
                     "Cancel terminal task"

@@ -93,8 +93,7 @@ pub use time::timestamp;
 use crate::model::{
     a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome,
     ResumeCause, Snapshot, TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED,
-    RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
-    WAIT_STEP_S,
+    RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
 };
 use serde_json::Value;
 
@@ -669,7 +668,15 @@ impl<'a> Walk<'a> {
             }
             Event::CancelRequested if refused(TASK_NOT_CANCELABLE) => {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
-                out.push(error(seq, TASK_NOT_CANCELABLE, tid));
+                // a2a-sdk 1.3.0's words: the state the task stays in.
+                let mut m = error(seq, TASK_NOT_CANCELABLE, tid);
+                m.message["error"]["message"] = format!(
+                    "{} - current state: {}",
+                    error_text(TASK_NOT_CANCELABLE).message,
+                    self.status(seq)["state"].as_str().unwrap_or_default()
+                )
+                .into();
+                out.push(m);
             }
             Event::Worked { .. } | Event::CompletedAfterResume
                 if done && e.after == TaskState::Completed =>
@@ -832,8 +839,8 @@ impl<'a> Walk<'a> {
             }
             Event::Rejected => "The agent rejected the task before doing any work.".into(),
             Event::TimedOut if e.after == TaskState::Failed => format!(
-                "The self-park timed out after {} minutes; the task failed.",
-                self.exp.config().self_park_timeout
+                "The self-park timed out after {}; the task failed.",
+                self.exp.config().timeout_words().unwrap_or_default()
             ),
             _ => return None,
         };
@@ -1062,14 +1069,6 @@ impl<'a> Walk<'a> {
         if let Some(code) = code {
             let mut m = error(seq, code, tid);
             if !self.core() {
-                let detail = obj!(
-                    "@type" => ERROR_INFO, "reason" => error_text(code).reason,
-                    "domain" => SIMULATOR_DOMAIN,
-                    "metadata" => obj!(
-                        "taskId" => tid, "extension" => PAUSE_EXTENSION,
-                        "proposedCode" => code.to_string(),
-                    ),
-                );
                 // A plain SendMessage: refused at a terminal task as any
                 // message is, otherwise with the v1.0 code for the proposed one.
                 m = if e.after.is_terminal() {
@@ -1077,8 +1076,12 @@ impl<'a> Walk<'a> {
                 } else {
                     error(seq, extension_code(code), tid)
                 };
-                if let Some(d) = m.message["error"]["data"].as_array_mut() {
-                    d.push(detail);
+                // One ErrorInfo per error (AIP-193): the proposal's reason
+                // and code go in the metadata of the A2A one.
+                if let Some(meta) = m.message["error"]["data"][0]["metadata"].as_object_mut() {
+                    meta.insert("extension".into(), PAUSE_EXTENSION.into());
+                    meta.insert("proposedReason".into(), error_text(code).reason.into());
+                    meta.insert("proposedCode".into(), code.to_string().into());
                 }
             }
             out.push(m);

@@ -1,0 +1,84 @@
+//! The page's store off the browser: what Undo brings back after a run is
+//! replaced by a settings change, a restart or an opened run.
+
+use a2a_control_room::model::Config;
+use a2a_control_room::ui::Store;
+use leptos::prelude::{GetUntracked, GetValue, Owner};
+
+/// A store whose run has `steps` Steps, and that run as a file's text.
+fn stepped(seed: u64, steps: usize) -> (Store, String) {
+    let store = Store::new(seed);
+    for _ in 0..steps {
+        store.step();
+    }
+    let text = store.run.get_value().to_json();
+    (store, text)
+}
+
+fn owner() -> Owner {
+    let owner = Owner::new();
+    owner.set();
+    owner
+}
+
+#[test]
+fn undo_after_an_opened_link_and_a_settings_change_brings_back_the_linked_run() {
+    let _owner = owner();
+    let (_, linked) = stepped(7, 4);
+    let (store, before) = stepped(1, 2);
+    assert_ne!(linked, before);
+    // The link replaces the run on the page; a settings change then
+    // replaces the linked run, which was not acted on.
+    store.open(&linked).unwrap();
+    store.configure(
+        Some(Config {
+            work_units: 5,
+            ..Config::default()
+        }),
+        "Work units changed",
+    );
+    store.bring_back();
+    assert_eq!(
+        store.run.get_value().to_json(),
+        linked,
+        "the run just replaced"
+    );
+    assert!(store.alert.get_untracked().is_none());
+}
+
+#[test]
+fn a_second_opened_run_keeps_the_first_within_undo() {
+    let _owner = owner();
+    let (_, first) = stepped(7, 4);
+    let (_, second) = stepped(9, 3);
+    let (store, _) = stepped(1, 2);
+    store.open(&first).unwrap();
+    store.open(&second).unwrap();
+    store.bring_back();
+    assert_eq!(store.run.get_value().to_json(), first);
+}
+
+#[test]
+fn restarts_with_nothing_done_keep_the_run_that_had_something() {
+    let _owner = owner();
+    let (store, before) = stepped(1, 3);
+    // As while a slider is dragged: fresh runs with nothing done in a row.
+    store.restart();
+    store.restart();
+    store.bring_back();
+    assert_eq!(store.run.get_value().to_json(), before);
+}
+
+#[test]
+fn acting_on_the_fresh_run_ends_the_reach_of_undo() {
+    let _owner = owner();
+    let (store, _) = stepped(1, 3);
+    store.restart();
+    assert!(store.replaced.get_untracked().is_some());
+    store.step();
+    assert!(store.replaced.get_untracked().is_none());
+    assert!(
+        store.notice.get_untracked().is_none(),
+        "the note on the restart has been read"
+    );
+}
