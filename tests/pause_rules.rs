@@ -302,7 +302,7 @@ fn a_timeout_resumes_with_summary_or_fails() {
     );
     // The reason the agent gives says how long it waits and what then.
     assert_eq!(
-        e.pause_reason_of(&e.snapshot()).unwrap(),
+        e.pause_reason_of(e.snapshot()).unwrap(),
         "Parked before unit 1 of 4 until resumed; after 5 minutes, it resumes with a summary."
     );
     steps(&mut e, 4);
@@ -321,7 +321,7 @@ fn a_timeout_resumes_with_summary_or_fails() {
     });
     run_to_pause(&mut e);
     assert_eq!(
-        e.pause_reason_of(&e.snapshot()).unwrap(),
+        e.pause_reason_of(e.snapshot()).unwrap(),
         "Parked before unit 1 of 4 until resumed; after 1 minute, the task fails."
     );
     let t = token(&e);
