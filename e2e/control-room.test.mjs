@@ -136,6 +136,31 @@ test('a page without a clipboard (plain http, not localhost) says so when asked 
   await page.context().close();
 });
 
+test('a refusal alert keeps clear of the trace entry it adds and of the button that raised it', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
+  await page.getByLabel('Worker accepts cancellation').uncheck();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  // Enough entries that the newest is low on the screen once the button
+  // is scrolled to.
+  for (let i = 0; i < 4; i++) await step.click();
+  const cancel = page.getByRole('button', { name: 'Request cancellation' });
+  await cancel.click();
+  const alert = page.getByTestId('alert');
+  await alert.filter({ hasText: '-32002' }).waitFor();
+  const newest = page.getByTestId('trace-entry').last();
+  assert.match(await newest.innerText(), /request cancellation[\s\S]*refused/);
+  const [entry, button] = [await newest.boundingBox(), await cancel.boundingBox()];
+  assert.ok(entry.y >= 0 && entry.y + entry.height <= 800, `the refused entry is on screen: ${JSON.stringify(entry)}`);
+  // Placed once the entry is drawn, before the next paint.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  const box = await alert.locator('p').boundingBox();
+  const apart = (a, b) => a.y + a.height <= b.y || b.y + b.height <= a.y;
+  assert.ok(apart(box, entry), `the alert covers the refused entry: ${JSON.stringify({ box, entry })}`);
+  assert.ok(apart(box, button), `the alert covers the button: ${JSON.stringify({ box, button })}`);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('what an action puts on the wire is shown, also from an earlier state; an earlier task takes requests only as it is now', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Worker accepts cancellation').uncheck();

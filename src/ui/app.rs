@@ -267,7 +267,9 @@ fn focus_in_place(el: &web_sys::HtmlElement) {
 /// Where the alert floats, and where focus goes back when it is dismissed:
 /// the control that had focus when it came (the one that raised it, as a
 /// rule). The alert floats at the foot of the screen, or at its top when
-/// that control is in the lower part, so that it never covers it.
+/// that control is in the lower part, so that it never covers it; so too
+/// when the trace's newest entry (a refusal's own) is in the lower part and
+/// the control is clear of the top.
 #[derive(Clone, Copy)]
 struct AlertPlace {
     top: RwSignal<bool>,
@@ -284,42 +286,61 @@ impl AlertPlace {
         // The page's own room for it is a class on the root element, set
         // only when that changes (a `:has()` rule on the root would make
         // every change of the page restyle it).
-        Effect::new(move |was: Option<&'static str>| {
-            let room = if store.alert.with(Option::is_none) {
-                ""
-            } else {
-                let origin = document()
-                    .active_element()
-                    .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
-                    .filter(|a| !matches!(a.tag_name().as_str(), "BODY" | "MAIN"));
-                let low = origin.as_ref().is_some_and(|o| {
-                    let height = window()
-                        .inner_height()
-                        .ok()
-                        .and_then(|h| h.as_f64())
-                        .unwrap_or(0.0);
-                    o.get_bounding_client_rect().bottom() > height * 0.6
-                });
-                place.top.set(low);
-                place.origin.set_value(origin);
-                if low {
-                    "alert-top"
-                } else {
-                    "alert-bottom"
+        Effect::new(move |_| {
+            let shown = store.alert.with(Option::is_some);
+            let origin = document()
+                .active_element()
+                .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
+                .filter(|a| shown && !matches!(a.tag_name().as_str(), "BODY" | "MAIN"));
+            place.origin.set_value(origin.clone());
+            let settle = move || {
+                if store.alert.with_untracked(Option::is_some) != shown {
+                    return;
                 }
-            };
-            if was.unwrap_or("") != room {
+                let room = match shown {
+                    false => "",
+                    true if Self::keep_clear_of_foot(origin.as_ref()) => "alert-top",
+                    true => "alert-bottom",
+                };
+                place.top.set(room == "alert-top");
                 if let Some(root) = document().document_element() {
                     let classes = root.class_list();
-                    let _ = classes.remove_2("alert-top", "alert-bottom");
-                    if !room.is_empty() {
-                        let _ = classes.add_1(room);
+                    for class in ["alert-top", "alert-bottom"] {
+                        if classes.contains(class) != (class == room) {
+                            let _ = classes.toggle(class);
+                        }
                     }
                 }
-            }
-            room
+            };
+            // Now, and again once the page has drawn what came with the
+            // alert (the refused entry in the trace), before it is painted.
+            settle.clone()();
+            request_animation_frame(settle);
         });
         place
+    }
+
+    /// Whether the alert goes to the top of the screen: the control that
+    /// raised it is in its lower part, or the trace's newest entry is and
+    /// the control is clear of the top.
+    fn keep_clear_of_foot(origin: Option<&web_sys::HtmlElement>) -> bool {
+        let height = window()
+            .inner_height()
+            .ok()
+            .and_then(|h| h.as_f64())
+            .unwrap_or(0.0);
+        let rect = |el: &web_sys::Element| el.get_bounding_client_rect();
+        let origin = origin.map(|o| rect(o));
+        if origin.as_ref().is_some_and(|o| o.bottom() > height * 0.6) {
+            return true;
+        }
+        let newest = document()
+            .query_selector(".trace > .block:last-child > [data-testid=trace-entry]:last-child")
+            .ok()
+            .flatten()
+            .map(|li| rect(&li));
+        let newest_low = newest.is_some_and(|n| n.bottom() > height * 0.6 && n.top() < height);
+        newest_low && origin.is_none_or(|o| o.top() > height * 0.2)
     }
 
     /// Clears the alert and, when focus is on the alert's own button or lost
