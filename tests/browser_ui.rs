@@ -323,6 +323,11 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
         .text("[data-testid=timeline-position]")
         .starts_with("State 4 of 4"));
     assert_eq!(p.count("[data-testid=trace-entry]"), 4);
+    // The newest is #9: the heading says where the numbers went.
+    assert_eq!(
+        p.text("[data-testid=trace-count]"),
+        "(4 entries, 5 discarded)"
+    );
     assert!(p.text("[data-testid=notice]").contains("discarded 5"));
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
     // The trace says where the run branched and how much went.

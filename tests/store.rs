@@ -1,6 +1,11 @@
 //! The page's store off the browser: what Undo brings back after a run is
 //! replaced by a settings change, a restart or an opened run.
 
+#[cfg(target_arch = "wasm32")]
+use wasm_bindgen_test::wasm_bindgen_test as test;
+#[cfg(target_arch = "wasm32")]
+wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
+
 use a2a_control_room::model::Config;
 use a2a_control_room::ui::Store;
 use leptos::prelude::{GetUntracked, GetValue, Owner};

@@ -55,7 +55,15 @@ pub fn TracePanel() -> impl IntoView {
             shown.update_value(|s| sync(&list, &scroller, e, selected, s))
         });
     });
-    let count = move || store.exp.with(|e| e.trace().len());
+    // The entries, and those discarded by branching (their numbers are not
+    // used again, so the newest number is higher than the count).
+    let count = move || {
+        store.exp.with(|e| {
+            let n = e.trace().len();
+            let numbered = e.trace().last().map_or(0, |t| t.seq as usize);
+            (n, numbered.saturating_sub(n))
+        })
+    };
     // Off: the agent's seconds and minutes that change no state are hidden
     // (the viewed and the selected entry stay), leaving the transitions.
     let ticks = RwSignal::new(true);
@@ -64,10 +72,14 @@ pub fn TracePanel() -> impl IntoView {
             <h2 id="trace-h">
                 "State and action trace "
                 <span class="muted" data-testid="trace-count">{move || {
-                    let all = match count() {
+                    let (n, gone) = count();
+                    let mut all = match n {
                         1 => "1 entry".to_string(),
                         n => format!("{n} entries"),
                     };
+                    if gone > 0 {
+                        all.push_str(&format!(", {gone} discarded"));
+                    }
                     if ticks.get() {
                         format!("({all})")
                     } else {
