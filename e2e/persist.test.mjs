@@ -94,6 +94,13 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   assert.deepEqual(await snapshot(own), before);
   await own.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
   assert.deepEqual(await snapshot(own), saved);
+  // Opened again, then replaced by a settings change: Undo brings back the
+  // run just replaced, the linked one.
+  await own.evaluate((h) => { location.hash = h; }, new URL(link).hash);
+  await own.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  await own.getByLabel('Work units').fill('6');
+  await own.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  assert.deepEqual(await snapshot(own), before);
   assertNoErrors(own);
   await own.context().close();
 

@@ -52,15 +52,22 @@ fn undo_after_an_opened_link_and_a_settings_change_brings_back_the_linked_run() 
 }
 
 #[test]
-fn a_second_opened_run_keeps_the_first_within_undo() {
+fn runs_opened_in_a_row_keep_the_users_own_run_within_undo() {
     let _owner = owner();
     let (_, first) = stepped(7, 4);
     let (_, second) = stepped(9, 3);
-    let (store, _) = stepped(1, 2);
+    let (store, own) = stepped(1, 2);
     store.open(&first).unwrap();
     store.open(&second).unwrap();
     store.bring_back();
-    assert_eq!(store.run.get_value().to_json(), first);
+    assert_eq!(store.run.get_value().to_json(), own);
+    // Acted on, an opened run is the one the next opened run keeps.
+    store.open(&first).unwrap();
+    store.step();
+    let acted = store.run.get_value().to_json();
+    store.open(&second).unwrap();
+    store.bring_back();
+    assert_eq!(store.run.get_value().to_json(), acted);
 }
 
 #[test]

@@ -64,7 +64,8 @@ pub struct Store {
     /// The run as a replayable script: what links, storage and files carry.
     pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action
-    /// (a replaced run with nothing done keeps the one kept before it).
+    /// (a replaced run with nothing done keeps the one kept before it, and so
+    /// does an opened run replaced by another opened before acting on it).
     pub replaced: RwSignal<Option<SavedRun>>,
     /// The run as it was before an action from an earlier state discarded
     /// later recorded states, for Undo: until the next action (Play's own
@@ -74,6 +75,9 @@ pub struct Store {
     /// Where the click that started a fresh experiment stands: see
     /// [`SameClick`].
     pub same_click: StoredValue<SameClick>,
+    /// Whether the run on the page was opened (a link, a file) and is still
+    /// unacted on: a run opened over it keeps the run kept before it.
+    pub opened: StoredValue<bool>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -156,6 +160,7 @@ impl Store {
             replaced: RwSignal::new(None),
             discarded: RwSignal::new(None),
             same_click: StoredValue::new(SameClick::None),
+            opened: StoredValue::new(false),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -597,8 +602,9 @@ impl Store {
 
     /// Keeps the run on the page, when it has anything to lose, for
     /// [`Store::bring_back`]: Undo brings back the run just replaced (an
-    /// opened link or file too). A run with nothing done (as while a
-    /// settings slider is dragged) leaves the one kept before in place.
+    /// opened link or file too, when a settings change or a restart replaces
+    /// it). A run with nothing done (as while a settings slider is dragged)
+    /// leaves the one kept before in place.
     fn set_aside(&self) {
         self.same_click.set_value(SameClick::None);
         let run = self.run.get_value();
@@ -661,6 +667,7 @@ impl Store {
     /// Puts `run` (replayed as `exp`) on the page.
     fn install(&self, run: SavedRun, exp: Experiment) {
         self.forget_discarded();
+        self.opened.set_value(false);
         self.playing.set(false);
         self.alert.set(None);
         self.started_ms.set(run.started_ms);
@@ -757,8 +764,15 @@ impl Store {
     /// cannot, leaving everything as it was.
     pub fn open(&self, text: &str) -> Result<(), RunError> {
         let (run, exp) = SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e)))?;
-        self.set_aside();
+        // Runs opened in a row: Undo brings back the one from before them.
+        let in_a_row = self.opened.get_value() && self.replaced.with_untracked(Option::is_some);
+        if in_a_row {
+            self.same_click.set_value(SameClick::None);
+        } else {
+            self.set_aside();
+        }
         self.install(run, exp);
+        self.opened.set_value(true);
         Ok(())
     }
 
