@@ -157,6 +157,23 @@ test('a refusal alert keeps clear of the trace entry it adds and of the button t
   const apart = (a, b) => a.y + a.height <= b.y || b.y + b.height <= a.y;
   assert.ok(apart(box, entry), `the alert covers the refused entry: ${JSON.stringify({ box, entry })}`);
   assert.ok(apart(box, button), `the alert covers the button: ${JSON.stringify({ box, button })}`);
+  await page.keyboard.press('Escape');
+
+  // A browser that does not focus a clicked button (Safari): the alert
+  // still keeps clear of the button pressed, low on the screen.
+  await page.evaluate(() => {
+    document.addEventListener('mousedown', (e) => e.preventDefault(), true);
+    document.activeElement.blur();
+    const b = document.querySelector('#act-cancel');
+    window.scrollBy(0, b.getBoundingClientRect().top - 700);
+  });
+  await cancel.click();
+  await alert.filter({ hasText: '-32002' }).waitFor();
+  assert.equal(await page.evaluate(() => document.activeElement.tagName), 'BODY');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r())));
+  const [low, bar] = [await cancel.boundingBox(), await alert.locator('p').boundingBox()];
+  assert.ok(low.y > 600, `the button is low: ${JSON.stringify(low)}`);
+  assert.ok(apart(bar, low), `the alert covers the pressed button: ${JSON.stringify({ bar, low })}`);
   assertNoErrors(page);
   await page.context().close();
 });
@@ -446,7 +463,7 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
     'TASK_STATE_WORKING → TASK_STATE_INPUT_REQUIRED',
   ]);
   assert.match(await visible().nth(2).innerText(), /work unit 1, second 3.*unit 1 done/s);
-  assert.equal(await text(page, 'trace-count'), `(${all} entries, seconds and minutes hidden)`);
+  assert.equal(await text(page, 'trace-count'), `(${states.length} of ${all} entries shown; seconds and minutes hidden)`);
   await page.getByLabel('Show each worked second and waited minute').check();
   assert.equal(await visible().count(), all);
   // Shown, a second that changes no state is told apart from a transition.

@@ -412,10 +412,13 @@ test('where Play stops for the client, one click goes to the control that answer
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_WORKING');
     assert.equal(await goTo.count(), 0, 'nothing to answer while it works');
-    // Enter where the button it presses is disabled sends nothing.
+    // Enter where the button it presses is disabled sends nothing, and
+    // the status line says why.
     const trace = await page.getByTestId('trace').innerText();
     await page.locator('#clarification-text').press('Enter');
     assert.equal(await page.getByTestId('trace').innerText(), trace);
+    assert.match(await page.getByTestId('status').innerText(),
+      /^Enter sent nothing: Supply clarification is off now\. This agent takes clarification only in TASK_STATE_INPUT_REQUIRED/);
     assertNoErrors(page);
     await page.context().close();
   }

@@ -352,6 +352,12 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
         plain.class_list().contains("tick"),
         "a plain worked second goes"
     );
+    // #1, #2 and the marked #9 show: the heading tells them from the
+    // discarded ones.
+    assert_eq!(
+        p.text("[data-testid=trace-count]"),
+        "(3 of 4 entries shown, 5 discarded; seconds and minutes hidden)"
+    );
 }
 
 #[wasm_bindgen_test]

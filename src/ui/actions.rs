@@ -60,8 +60,8 @@ pub fn ActionButton(
 
 /// A labelled text field bound to a string signal: one line, or a box of
 /// `rows` lines for a message a user writes. Enter in it presses the button
-/// `sends` (as a click: nothing while that button is disabled); Shift+Enter
-/// starts a new line in a box.
+/// `sends`; while that button is off, the status line says why instead.
+/// Shift+Enter starts a new line in a box.
 #[component]
 fn TextField(
     id: &'static str,
@@ -71,14 +71,31 @@ fn TextField(
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] rows: u32,
 ) -> impl IntoView {
+    let store = expect_context::<Store>();
     let enter = move |ev: web_sys::KeyboardEvent| {
         if ev.key() != "Enter" || ev.shift_key() || ev.is_composing() {
             return;
         }
         ev.prevent_default();
-        if let Some(button) = document().get_element_by_id(sends) {
+        let Some(button) = document().get_element_by_id(sends) else {
+            return;
+        };
+        if !button.has_attribute("disabled") {
             button.unchecked_into::<web_sys::HtmlElement>().click();
+            return;
         }
+        // The button's own reason line, as it is shown under it.
+        let text = |id: &str| {
+            document()
+                .get_element_by_id(id)
+                .and_then(|e| e.text_content())
+                .unwrap_or_default()
+        };
+        let why = text(&format!("{sends}-reason"));
+        store.say(format!(
+            "Enter sent nothing: {} is off now. {why}",
+            button.text_content().unwrap_or_default().trim()
+        ));
     };
     let field = if rows > 0 {
         view! {

@@ -282,6 +282,27 @@ impl AlertPlace {
             top: RwSignal::new(false),
             origin: StoredValue::new_local(None),
         };
+        // The control last pressed with a pointer, until a key is pressed: a
+        // browser that does not focus a clicked button (Safari) leaves focus
+        // on the page, so the alert keeps clear of this one instead.
+        let pressed = StoredValue::new_local(None::<web_sys::HtmlElement>);
+        let press = window_event_listener(ev::pointerdown, move |ev: web_sys::PointerEvent| {
+            let control = ev
+                .target()
+                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                .and_then(|t| {
+                    t.closest("button, input, select, textarea, a")
+                        .ok()
+                        .flatten()
+                })
+                .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok());
+            pressed.set_value(control);
+        });
+        let key = window_event_listener(ev::keydown, move |_| pressed.set_value(None));
+        on_cleanup(move || {
+            press.remove();
+            key.remove();
+        });
         // Each alert that comes, a second one while the first is up included.
         // The page's own room for it is a class on the root element, set
         // only when that changes (a `:has()` rule on the root would make
@@ -293,13 +314,14 @@ impl AlertPlace {
                 .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
                 .filter(|a| shown && !matches!(a.tag_name().as_str(), "BODY" | "MAIN"));
             place.origin.set_value(origin.clone());
+            let clear_of = origin.or_else(|| pressed.get_value().filter(|_| shown));
             let settle = move || {
                 if store.alert.with_untracked(Option::is_some) != shown {
                     return;
                 }
                 let room = match shown {
                     false => "",
-                    true if Self::keep_clear_of_foot(origin.as_ref()) => "alert-top",
+                    true if Self::keep_clear_of_foot(clear_of.as_ref()) => "alert-top",
                     true => "alert-bottom",
                 };
                 place.top.set(room == "alert-top");

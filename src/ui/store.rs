@@ -728,7 +728,7 @@ impl Store {
     /// when it says what the last one said (the same no-op twice).
     /// The same words again end in a no-break space (the time after, they
     /// do not), so that the region's text changes.
-    fn say(&self, text: String) {
+    pub fn say(&self, text: String) {
         let again = self.status.with_untracked(|s| *s == text);
         self.status
             .set(if again { format!("{text}\u{a0}") } else { text });

@@ -46,44 +46,53 @@ pub fn TracePanel() -> impl IntoView {
         };
         let view = store.wire_view.get();
         store.exp.with(|e| {
-            // The entry whose messages the Wire panel shows, outlined.
-            let selected = match view {
-                WireView::Entry(seq) => Some(seq),
-                WireView::Latest => super::wire::latest(e),
-                _ => None,
-            };
+            let selected = selected_entry(view, e);
             shown.update_value(|s| sync(&list, &scroller, e, selected, s))
         });
     });
-    // The entries, and those discarded by branching (their numbers are not
-    // used again, so the newest number is higher than the count).
-    let count = move || {
-        store.exp.with(|e| {
-            let n = e.trace().len();
-            let numbered = e.trace().last().map_or(0, |t| t.seq as usize);
-            (n, numbered.saturating_sub(n))
-        })
-    };
     // Off: the agent's seconds and minutes that change no state are hidden
     // (the viewed and the selected entry stay), leaving the transitions.
     let ticks = RwSignal::new(true);
+    // The entries, those discarded by branching (their numbers are not used
+    // again, so the newest number is higher than the count), and, with the
+    // seconds and minutes hidden, how many show.
+    let count = move || {
+        let view = store.wire_view.get();
+        let all = ticks.get();
+        store.exp.with(|e| {
+            let trace = e.trace();
+            let n = trace.len();
+            let numbered = trace.last().map_or(0, |t| t.seq as usize);
+            let shown = (!all).then(|| {
+                let stays = [Some(e.viewed_record().id), selected_entry(view, e)];
+                (0..n)
+                    .filter(|&i| {
+                        !hidden_with_ticks(trace, i) || stays.contains(&Some(trace[i].seq))
+                    })
+                    .count()
+            });
+            (n, numbered.saturating_sub(n), shown)
+        })
+    };
     view! {
         <section class="panel trace-panel" aria-labelledby="trace-h">
             <h2 id="trace-h">
                 "State and action trace "
                 <span class="muted" data-testid="trace-count">{move || {
-                    let (n, gone) = count();
+                    let (n, gone, shown) = count();
                     let mut all = match n {
                         1 => "1 entry".to_string(),
                         n => format!("{n} entries"),
                     };
+                    if let Some(shown) = shown {
+                        all = format!("{shown} of {all} shown");
+                    }
                     if gone > 0 {
                         all.push_str(&format!(", {gone} discarded"));
                     }
-                    if ticks.get() {
-                        format!("({all})")
-                    } else {
-                        format!("({all}, seconds and minutes hidden)")
+                    match shown {
+                        None => format!("({all})"),
+                        Some(_) => format!("({all}; seconds and minutes hidden)"),
                     }
                 }}</span>
             </h2>
@@ -161,12 +170,7 @@ fn sync(
         let Ok(block) = open_block(&document, list) else {
             break;
         };
-        // Sequence numbers missing before an entry went with the branches
-        // discarded there (all of them, if the run branched there more than once).
-        let gap = i
-            .checked_sub(1)
-            .map_or(0, |p| entry.seq.saturating_sub(trace[p].seq + 1));
-        let Ok(item) = render_entry(&document, entry, gap) else {
+        let Ok(item) = render_entry(&document, trace, i) else {
             break;
         };
         if block.append_child(&item).is_err() {
@@ -290,9 +294,11 @@ fn open_block(
 
 fn render_entry(
     document: &web_sys::Document,
-    t: &TraceEntry,
-    discarded_before: u32,
+    trace: &[TraceEntry],
+    i: usize,
 ) -> Result<web_sys::Element, wasm_bindgen::JsValue> {
+    let t = &trace[i];
+    let discarded_before = discarded_before(trace, i);
     let li = document.create_element("div")?;
     li.set_attribute("role", "listitem")?;
     li.set_attribute("data-testid", "trace-entry")?;
@@ -305,18 +311,11 @@ fn render_entry(
     li.set_class_name(&format!(
         "entry {outcome_class} {}{}",
         t.actor.label(),
-        // A second or minute that changes nothing; one that marks a
-        // discarded branch is not hidden with them, nor one that finishes a
-        // unit (the work done so far, which a resume keeps).
-        match (t.is_tick() && discarded_before == 0, t.event) {
-            (
-                true,
-                Event::Worked {
-                    unit_done: true, ..
-                },
-            ) => " tick unit-done",
+        match (hidden_with_ticks(trace, i), t.is_tick()) {
             (true, _) => " tick",
-            (false, _) => "",
+            // Drawn as a second that changes nothing, yet not hidden.
+            (false, true) if discarded_before == 0 => " tick unit-done",
+            _ => "",
         }
     ));
     if discarded_before > 0 {
@@ -353,4 +352,36 @@ fn clicked_seq(ev: &web_sys::MouseEvent) -> Option<u32> {
     let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
     let li = target.closest("[data-seq]").ok()??;
     li.get_attribute("data-seq")?.parse().ok()
+}
+
+/// The entry whose messages the Wire panel shows (outlined in the trace).
+fn selected_entry(view: WireView, e: &Experiment) -> Option<u32> {
+    match view {
+        WireView::Entry(seq) => Some(seq),
+        WireView::Latest => super::wire::latest(e),
+        _ => None,
+    }
+}
+
+/// Sequence numbers missing before entry `i` went with the branches
+/// discarded there (all of them, if the run branched there more than once).
+fn discarded_before(trace: &[TraceEntry], i: usize) -> u32 {
+    i.checked_sub(1)
+        .map_or(0, |p| trace[i].seq.saturating_sub(trace[p].seq + 1))
+}
+
+/// Whether entry `i` is hidden with the seconds and minutes that change no
+/// state (unless viewed or selected): one that marks a discarded branch is
+/// not, nor one that finishes a unit (the work done so far, which a resume
+/// keeps).
+fn hidden_with_ticks(trace: &[TraceEntry], i: usize) -> bool {
+    let t = &trace[i];
+    let unit_done = matches!(
+        t.event,
+        Event::Worked {
+            unit_done: true,
+            ..
+        }
+    );
+    t.is_tick() && !unit_done && discarded_before(trace, i) == 0
 }
