@@ -8,7 +8,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::Config;
 use a2a_control_room::ui::Store;
-use leptos::prelude::{GetUntracked, GetValue, Owner};
+use leptos::prelude::{GetUntracked, GetValue, Owner, WithUntracked};
 
 /// A store whose run has `steps` Steps, and that run as a file's text.
 fn stepped(seed: u64, steps: usize) -> (Store, String) {
@@ -93,4 +93,32 @@ fn acting_on_the_fresh_run_ends_the_reach_of_undo() {
         store.notice.get_untracked().is_none(),
         "the note on the restart has been read"
     );
+}
+
+#[test]
+fn undo_of_a_settings_change_brings_back_the_runs_own_undo_of_a_discard() {
+    let _owner = owner();
+    let (store, _) = stepped(1, 6);
+    let states = || store.exp.with_untracked(|e| e.trace().to_vec());
+    let before = states();
+    store.seek(1);
+    store.step();
+    assert!(store.discarded.get_untracked().is_some());
+    store.configure(
+        Some(Config {
+            work_units: 5,
+            ..Config::default()
+        }),
+        "Work units changed",
+    );
+    assert!(store.discarded.get_untracked().is_none(), "a fresh run");
+    store.bring_back();
+    // As it was: the discard can still be undone.
+    let undo = store.discarded.get_untracked().map(|d| d.said());
+    assert_eq!(
+        undo.as_deref(),
+        Some("Step discarded 6 later recorded states.")
+    );
+    store.undo_discard();
+    assert_eq!(states(), before, "the discarded states are back");
 }

@@ -75,6 +75,9 @@ pub struct Store {
     /// Where the click that started a fresh experiment stands: see
     /// [`SameClick`].
     pub same_click: StoredValue<SameClick>,
+    /// The Undo of a discard the run kept in `replaced` still had when it
+    /// was replaced, with that run: brought back with it.
+    pub replaced_discard: StoredValue<Option<(SavedRun, Discarded)>>,
     /// Whether the run on the page was opened (a link, a file) and is still
     /// unacted on: a run opened over it keeps the run kept before it.
     pub opened: StoredValue<bool>,
@@ -161,6 +164,7 @@ impl Store {
             discarded: RwSignal::new(None),
             same_click: StoredValue::new(SameClick::None),
             opened: StoredValue::new(false),
+            replaced_discard: StoredValue::new(None),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -609,6 +613,9 @@ impl Store {
         self.same_click.set_value(SameClick::None);
         let run = self.run.get_value();
         if !run.script.is_empty() {
+            let undo = self.discarded.get_untracked();
+            self.replaced_discard
+                .set_value(undo.map(|undo| (run.clone(), undo)));
             self.replaced.set(Some(run));
         }
     }
@@ -629,7 +636,15 @@ impl Store {
             Ok(exp) => {
                 self.replaced.set(None);
                 self.same_click.set_value(SameClick::None);
-                self.install(run, exp);
+                let undo = self
+                    .replaced_discard
+                    .try_update_value(Option::take)
+                    .flatten();
+                self.install(run.clone(), exp);
+                // As it was: with the Undo of a discard it still had.
+                if let Some((_, undo)) = undo.filter(|(of, _)| *of == run) {
+                    self.discarded.set(Some(undo));
+                }
                 self.notice
                     .set(Some("The run from before is back, as it was.".into()));
             }
