@@ -76,9 +76,10 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 3; i++) await step.click();
-  // A Step that keeps the state says what it did, for who cannot see the panels.
+  // The status line says the state; a Step that keeps it is not announced
+  // as a clock tick (the trace shows it).
   const status = await text(page, 'status');
-  assert.equal(status, 'Step: work unit 1, second 3 — unit 1 done.');
+  assert.equal(status, 'Task 1 is TASK_STATE_WORKING — working on its units.');
 
   const copyId = page.getByRole('button', { name: 'Copy Task id' });
   await copyId.click();
@@ -395,6 +396,15 @@ test('a notice can be dismissed, with its button or Escape', async () => {
   await page.getByRole('button', { name: 'Dismiss notice' }).click();
   assert.equal(await page.getByTestId('notice').innerText(), '');
   assert.equal(await page.getByRole('button', { name: 'Dismiss notice' }).count(), 0);
+  // From the keyboard: Dismiss gives focus back to the control it came from.
+  const units = page.getByLabel('Work units');
+  await units.focus();
+  await page.keyboard.press('ArrowRight');
+  await page.getByTestId('notice').filter({ hasText: 'Work units changed' }).waitFor();
+  await page.getByRole('button', { name: 'Dismiss notice' }).focus();
+  await page.keyboard.press('Enter');
+  assert.equal(await page.getByTestId('notice').innerText(), '');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'setting-work-units');
   await page.getByRole('button', { name: 'Restart experiment' }).click();
   assert.match(await text(page, 'notice'), /^Experiment restarted/);
   await page.keyboard.press('Escape');

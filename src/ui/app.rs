@@ -87,6 +87,12 @@ pub fn ControlRoom(
                             class="link dismiss"
                             aria-label="Dismiss notice"
                             on:click=move |_| clear_notice(store)
+                            on:focus=move |ev: web_sys::FocusEvent| {
+                                let from = ev
+                                    .related_target()
+                                    .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
+                                BEFORE_DISMISS.with(|b| *b.borrow_mut() = from);
+                            }
                         >
                             "×"
                         </button>
@@ -425,11 +431,27 @@ fn clear_notice(store: Store) {
         .active_element()
         .is_some_and(|a| a.closest(".notice").ok().flatten().is_some());
     store.notice.try_set(None);
-    if focused {
-        if let Some(main) = document().query_selector("main").ok().flatten() {
-            focus_region(main);
+    if !focused {
+        return;
+    }
+    // Back to the control focus came from, when it is still there to use.
+    let back = BEFORE_DISMISS
+        .with(|b| b.borrow_mut().take())
+        .filter(|el| el.is_connected() && !el.has_attribute("disabled"));
+    match back {
+        Some(el) => focus_in_place(&el),
+        None => {
+            if let Some(main) = document().query_selector("main").ok().flatten() {
+                focus_region(main);
+            }
         }
     }
+}
+
+thread_local! {
+    /// The control that focus left for the notice's Dismiss button.
+    static BEFORE_DISMISS: std::cell::RefCell<Option<web_sys::HtmlElement>> =
+        const { std::cell::RefCell::new(None) };
 }
 
 /// A notice (a fresh start, a copy, states discarded) is read and announced

@@ -319,16 +319,16 @@ impl Store {
                     };
                     self.say(format!("{label}: {why}; nothing changed."));
                 }
-                if after != before {
-                    self.status.set(self.describe_state());
-                } else if !by_play && matches!(applied, Applied::Recorded { .. }) {
-                    // The same state, one more second or minute: said too,
-                    // for who cannot see the panels change (not Play's Steps).
-                    let what = self
-                        .exp
-                        .with_untracked(|e| e.trace().last().map(|t| t.what()))
-                        .unwrap_or_default();
-                    self.say(format!("{label}: {what}."));
+                // The status line says the state: a transition is announced,
+                // one more second or minute in the same state is not (the
+                // trace shows it).
+                let now = self.describe_state();
+                if after != before
+                    || (!by_play
+                        && matches!(applied, Applied::Recorded { .. })
+                        && self.status.with_untracked(|s| *s != now))
+                {
+                    self.status.set(now);
                 }
                 true
             }
@@ -460,7 +460,8 @@ impl Store {
             // A Play is a new action: Undo reaches it, not one before it.
             self.forget_discarded();
             self.playing.set(true);
-            self.status.set("Playing.".into());
+            self.status
+                .set(format!("{} Playing.", self.describe_state()));
             self.play_step();
         }
     }
