@@ -44,10 +44,11 @@ pub fn GuidePanel() -> impl IntoView {
             <ol>
                 <li>
                     <strong>"Resume an interruption. "</strong>
-                    "Require clarification before unit 2 and play. When the task stops at "
+                    "Require clarification (Require input before unit) before unit 2 and play. "
+                    "When the task stops at "
                     <code>"TASK_STATE_INPUT_REQUIRED"</code>
                     ", note its task id, context id and one completed unit; supply clarification "
-                    "and continue: all three stay the same and no unit is redone. "
+                    "and play on: all three stay the same and no unit is redone. "
                     <button class="link" on:click=resume>"Set up experiment 1"</button>
                 </li>
                 <li>
