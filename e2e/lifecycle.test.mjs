@@ -15,6 +15,12 @@ const focusedPanel = (page) =>
     page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
   );
 
+// The action whose box (button and reason) has keyboard focus.
+const focusedAction = (page) =>
+  page.waitForFunction(() => document.activeElement?.matches('.action')).then(() =>
+    page.evaluate(() => document.activeElement.querySelector('button').id),
+  );
+
 test('the state diagram follows playback and seek', async () => {
   const page = await openPage(browser());
   assert.equal(await current(page), 'TASK_STATE_SUBMITTED');
@@ -340,10 +346,13 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.getByRole('button', { name: 'Supply clarification' }).focus();
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_WORKING');
-  assert.equal(await focusedPanel(page), 'act-h');
-  // Tab carries on inside the panel, from its first control.
+  // Focus stays where the button is, on its box with the reason it is off,
+  // in sight; Tab carries on to the next control that can act.
+  assert.equal(await focusedAction(page), 'act-clarify');
+  const box = await page.locator('#act-clarify').boundingBox();
+  assert.ok(box.y >= 0 && box.y + box.height <= 720, `in sight: ${JSON.stringify(box)}`);
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'clarification-text');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'act-cancel');
   // The → key into a gate disables the focused Step as a click does; focus
   // stays in Playback rather than falling to the page.
   await page.getByLabel('Require input before unit').fill('2');
@@ -370,7 +379,7 @@ test('a control that Play disables while it has keyboard focus leaves focus in i
   await page.locator('#play').click();
   await page.locator('#act-cancel').focus();
   await waitState(page, 'TASK_STATE_COMPLETED');
-  assert.equal(await focusedPanel(page), 'act-h');
+  assert.equal(await focusedAction(page), 'act-cancel');
   assertNoErrors(page);
   await page.context().close();
 });

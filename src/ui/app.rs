@@ -237,10 +237,13 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
     if !(lost && (gone || button.has_attribute("disabled"))) {
         return;
     }
+    // An action's own box (its button and the reason it is off) keeps focus
+    // where the user was, and Tab goes on to the control after it; other
+    // controls hand focus to their panel.
     let target = if gone {
         document().query_selector("main").ok().flatten()
     } else {
-        button.closest("section.panel").ok().flatten()
+        button.closest(".action, section.panel").ok().flatten()
     };
     if let Some(el) = target {
         focus_region(el);
