@@ -389,6 +389,25 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   await desk.context().close();
 });
 
+test('on a phone, the last control of the page can be focused clear of a notice', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
+  await page.getByLabel('Worker accepts cancellation').uncheck();
+  const notice = page.getByTestId('notice').locator('..');
+  await page.getByTestId('notice').filter({ hasText: 'a fresh experiment started' }).waitFor();
+  // The page's last control, reached as Tab reaches it: the page has room
+  // below it to scroll it above the notice at the foot of the screen.
+  await page.evaluate(() => {
+    const all = [...document.querySelectorAll('button, input, select, textarea, a[href]')];
+    all.filter((el) => el.getBoundingClientRect().height > 0 && !el.closest('.messages')).pop().dataset.lastControl = '';
+  });
+  const last = page.locator('[data-last-control]');
+  await last.focus();
+  const [control, cover] = [await last.boundingBox(), await notice.boundingBox()];
+  assert.ok(control.y + control.height <= cover.y, `the notice covers the focused control: ${JSON.stringify({ control, cover })}`);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a notice can be dismissed, with its button or Escape', async () => {
   const page = await openPage(browser());
   await page.getByRole('button', { name: 'Set up experiment 1' }).click();
