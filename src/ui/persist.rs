@@ -5,7 +5,7 @@
 //! restores it on load; a link's `#run=` fragment takes precedence. Anything
 //! that cannot be read leaves the run untouched and says why.
 
-use super::store::{Store, SPEEDS};
+use super::store::{Replaced, Store, SPEEDS};
 use crate::model::SavedRun;
 use leptos::prelude::*;
 use std::time::Duration;
@@ -177,7 +177,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
 fn keep_for_undo(store: Store, run: Option<SavedRun>) {
     if let Some(run) = run {
         if !run.script.is_empty() && store.run.with_value(|now| *now != run) {
-            store.replaced.set(Some(run));
+            store.replaced.set(Some(Replaced::new(run)));
         }
     }
 }
@@ -190,7 +190,7 @@ fn keep_replaced(store: Store) {
             return;
         };
         // Not at start-up: what is stored then was read, or kept as it was.
-        match store.replaced.with(|r| r.as_ref().map(SavedRun::to_json)) {
+        match store.replaced.with(|r| r.as_ref().map(|kept| kept.run.to_json())) {
             Some(text) if s.set_item(PREVIOUS_KEY, &text).is_err() => add_to_notice(
                 store,
                 "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",

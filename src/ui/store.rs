@@ -66,7 +66,7 @@ pub struct Store {
     /// The run a fresh start or an opened run replaced, until the next action
     /// (a replaced run with nothing done keeps the one kept before it, and so
     /// does an opened run replaced by another opened before acting on it).
-    pub replaced: RwSignal<Option<SavedRun>>,
+    pub replaced: RwSignal<Option<Replaced>>,
     /// The run as it was before an action from an earlier state discarded
     /// later recorded states, for Undo: until the next action (Play's own
     /// Steps after a Play that discarded aside), seek, fresh start or
@@ -75,16 +75,34 @@ pub struct Store {
     /// Where the click that started a fresh experiment stands: see
     /// [`SameClick`].
     pub same_click: StoredValue<SameClick>,
-    /// The Undo of a discard the run kept in `replaced` still had when it
-    /// was replaced, with that run: brought back with it.
-    pub replaced_discard: StoredValue<Option<(SavedRun, Discarded)>>,
-    /// Whether the run on the page was opened (a link, a file) and is still
-    /// unacted on: a run opened over it keeps the run kept before it.
-    pub opened: StoredValue<bool>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
     pub fresh_seeds: bool,
+}
+
+/// The run [`Store::bring_back`] brings back: what a fresh start or an
+/// opened run replaced.
+#[derive(Clone)]
+pub struct Replaced {
+    pub run: SavedRun,
+    /// The Undo of a discard the run still had when it was replaced: it
+    /// comes back with it.
+    discard: Option<Discarded>,
+    /// Whether the run on the page replaced it by being opened (a link, a
+    /// file) and is still unacted on: a run opened over that one keeps this.
+    by_open: bool,
+}
+
+impl Replaced {
+    /// A run kept for Undo on its own (as one read back from storage).
+    pub fn new(run: SavedRun) -> Replaced {
+        Replaced {
+            run,
+            discard: None,
+            by_open: false,
+        }
+    }
 }
 
 /// What [`Store::undo_discard`] brings back: the run and experiment as they
@@ -94,7 +112,7 @@ pub struct Store {
 pub struct Discarded {
     run: SavedRun,
     exp: Experiment,
-    replaced: Option<SavedRun>,
+    replaced: Option<Box<Replaced>>,
     count: usize,
     label: &'static str,
 }
@@ -163,8 +181,6 @@ impl Store {
             replaced: RwSignal::new(None),
             discarded: RwSignal::new(None),
             same_click: StoredValue::new(SameClick::None),
-            opened: StoredValue::new(false),
-            replaced_discard: StoredValue::new(None),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -241,7 +257,10 @@ impl Store {
         let before_discard = self
             .exp
             .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
-            .map(|exp| (self.run.get_value(), exp, self.replaced.get_untracked()));
+            .map(|exp| {
+                let replaced = self.replaced.get_untracked().map(Box::new);
+                (self.run.get_value(), exp, replaced)
+            });
         // Undo reaches the last action the user took: this one, from now on
         // (Play's own Steps keep the Undo of the Play that discarded).
         if !by_play {
@@ -614,10 +633,12 @@ impl Store {
         self.same_click.set_value(SameClick::None);
         let run = self.run.get_value();
         if !run.script.is_empty() {
-            let undo = self.discarded.get_untracked();
-            self.replaced_discard
-                .set_value(undo.map(|undo| (run.clone(), undo)));
-            self.replaced.set(Some(run));
+            let discard = self.discarded.get_untracked();
+            self.replaced.set(Some(Replaced {
+                run,
+                discard,
+                by_open: false,
+            }));
         }
     }
 
@@ -630,21 +651,17 @@ impl Store {
 
     /// Brings back the run that the last fresh start or opened run replaced.
     pub fn bring_back(&self) {
-        let Some(run) = self.replaced.get_untracked() else {
+        let Some(kept) = self.replaced.get_untracked() else {
             return;
         };
-        match run.replay() {
+        match kept.run.replay() {
             Ok(exp) => {
                 self.replaced.set(None);
                 self.same_click.set_value(SameClick::None);
-                let undo = self
-                    .replaced_discard
-                    .try_update_value(Option::take)
-                    .flatten();
-                self.install(run.clone(), exp);
+                self.install(kept.run, exp);
                 // As it was: with the Undo of a discard it still had.
-                if let Some((_, undo)) = undo.filter(|(of, _)| *of == run) {
-                    self.discarded.set(Some(undo));
+                if kept.discard.is_some() {
+                    self.discarded.set(kept.discard);
                 }
                 self.notice
                     .set(Some("The run from before is back, as it was.".into()));
@@ -665,8 +682,9 @@ impl Store {
         let back = undo.back();
         self.install(undo.run, undo.exp);
         // The run a fresh start replaced stays within reach of its own Undo.
-        if undo.replaced.is_some() {
-            self.replaced.set(undo.replaced);
+        if let Some(kept) = undo.replaced {
+            let by_open = false;
+            self.replaced.set(Some(Replaced { by_open, ..*kept }));
         }
         self.notice.set(Some(format!(
             "{back}; you are viewing the earlier state you acted from."
@@ -683,7 +701,8 @@ impl Store {
     /// Puts `run` (replayed as `exp`) on the page.
     fn install(&self, run: SavedRun, exp: Experiment) {
         self.forget_discarded();
-        self.opened.set_value(false);
+        // Whatever replaced the kept run now is not an opened run unacted on.
+        self.kept_by_open(false);
         self.playing.set(false);
         self.alert.set(None);
         self.started_ms.set(run.started_ms);
@@ -781,15 +800,27 @@ impl Store {
     pub fn open(&self, text: &str) -> Result<(), RunError> {
         let (run, exp) = SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e)))?;
         // Runs opened in a row: Undo brings back the one from before them.
-        let in_a_row = self.opened.get_value() && self.replaced.with_untracked(Option::is_some);
+        let in_a_row = self
+            .replaced
+            .with_untracked(|kept| kept.as_ref().is_some_and(|kept| kept.by_open));
         if in_a_row {
             self.same_click.set_value(SameClick::None);
         } else {
             self.set_aside();
         }
         self.install(run, exp);
-        self.opened.set_value(true);
+        self.kept_by_open(true);
         Ok(())
+    }
+
+    /// Marks whether the run kept for Undo, if any, was replaced by the run
+    /// on the page being opened (and it is still unacted on).
+    fn kept_by_open(&self, by_open: bool) {
+        self.replaced.update_untracked(|kept| {
+            if let Some(kept) = kept {
+                kept.by_open = by_open;
+            }
+        });
     }
 
     /// One sentence on the viewed state, for the status region.

@@ -82,8 +82,9 @@
 //!   pause error codes: a wrong resume token is `InvalidParamsError`
 //!   (-32602), other refusals `UnsupportedOperationError` (-32004, as for a
 //!   message to a terminal task, with a2a-sdk's terminal-state message
-//!   there); the `data` of either adds a second ErrorInfo with the
-//!   proposal's reason and code. Every message is plain v1.0; [`explain`] still calls each one
+//!   there); the one ErrorInfo of either carries the proposal's reason and
+//!   code in its `metadata` (`extension`, `proposedReason`, `proposedCode`).
+//!   Every message is plain v1.0; [`explain`] still calls each one
 //!   that carries the extension the proposal's.
 
 mod time;
