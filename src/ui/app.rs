@@ -203,18 +203,7 @@ fn keep_focus_in_panel() {
 /// control is now disabled or gone, as for a click. A press elsewhere on the
 /// page forgets the control: focus the user moved away stays where it went.
 fn keep_focus_when_play_acts(store: Store) {
-    let last = StoredValue::new_local(None::<web_sys::HtmlElement>);
-    let focus_in = window_event_listener(ev::focusin, move |ev: web_sys::FocusEvent| {
-        let el = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok());
-        last.set_value(el);
-    });
-    let press = window_event_listener(ev::pointerdown, move |_| last.set_value(None));
-    on_cleanup(move || {
-        focus_in.remove();
-        press.remove();
-    });
+    let last = last_target(ev::focusin, ev::pointerdown, Some);
     Effect::new(move |_| {
         store.exp.track();
         store.playing.track();
@@ -224,6 +213,37 @@ fn keep_focus_when_play_acts(store: Store) {
             }
         });
     });
+}
+
+/// The element an `on` event last happened on, as `pick` finds it from the
+/// event's target, until an `off` event forgets it.
+fn last_target<On, Off>(
+    on: On,
+    off: Off,
+    pick: impl Fn(web_sys::Element) -> Option<web_sys::Element> + 'static,
+) -> StoredValue<Option<web_sys::HtmlElement>, LocalStorage>
+where
+    On: ev::EventDescriptor + 'static,
+    On::EventType: JsCast,
+    Off: ev::EventDescriptor + 'static,
+    Off::EventType: JsCast,
+{
+    let last = StoredValue::new_local(None);
+    let on = window_event_listener(on, move |ev| {
+        let el = ev
+            .unchecked_ref::<web_sys::Event>()
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(&pick)
+            .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+        last.set_value(el);
+    });
+    let off = window_event_listener(off, move |_| last.set_value(None));
+    on_cleanup(move || {
+        on.remove();
+        off.remove();
+    });
+    last
 }
 
 /// If focus was on `button` (or fell to the page) and the button is now
@@ -294,23 +314,10 @@ impl AlertPlace {
         // The control last pressed with a pointer, until a key is pressed: a
         // browser that does not focus a clicked button (Safari) leaves focus
         // on the page, so the alert keeps clear of this one instead.
-        let pressed = StoredValue::new_local(None::<web_sys::HtmlElement>);
-        let press = window_event_listener(ev::pointerdown, move |ev: web_sys::PointerEvent| {
-            let control = ev
-                .target()
-                .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-                .and_then(|t| {
-                    t.closest("button, input, select, textarea, a")
-                        .ok()
-                        .flatten()
-                })
-                .and_then(|c| c.dyn_into::<web_sys::HtmlElement>().ok());
-            pressed.set_value(control);
-        });
-        let key = window_event_listener(ev::keydown, move |_| pressed.set_value(None));
-        on_cleanup(move || {
-            press.remove();
-            key.remove();
+        let pressed = last_target(ev::pointerdown, ev::keydown, |t| {
+            t.closest("button, input, select, textarea, a")
+                .ok()
+                .flatten()
         });
         // Each alert that comes, a second one while the first is up included.
         // The page's own room for it is a class on the root element, set
