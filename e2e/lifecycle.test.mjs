@@ -380,6 +380,13 @@ test('a control that Play disables while it has keyboard focus leaves focus in i
   await page.locator('#act-cancel').focus();
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await focusedAction(page), 'act-cancel');
+  // Play clicked while it already has focus (as after setting up an
+  // experiment): when it ends the task, focus stays in its panel.
+  await page.getByLabel('Work units').fill('2');
+  await page.locator('#play').focus();
+  await page.locator('#play').click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await focusedPanel(page), 'playback-h');
   assertNoErrors(page);
   await page.context().close();
 });

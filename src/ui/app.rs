@@ -216,7 +216,7 @@ fn keep_focus_when_play_acts(store: Store) {
 }
 
 /// The element an `on` event last happened on, as `pick` finds it from the
-/// event's target, until an `off` event forgets it.
+/// event's target, until an `off` event elsewhere (not on it) forgets it.
 fn last_target<On, Off>(
     on: On,
     off: Off,
@@ -229,16 +229,24 @@ where
     Off::EventType: JsCast,
 {
     let last = StoredValue::new_local(None);
-    let on = window_event_listener(on, move |ev| {
-        let el = ev
-            .unchecked_ref::<web_sys::Event>()
-            .target()
+    let target = |ev: &web_sys::Event| {
+        ev.target()
             .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    };
+    let on = window_event_listener(on, move |ev| {
+        let el = target(ev.unchecked_ref())
             .and_then(&pick)
             .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
         last.set_value(el);
     });
-    let off = window_event_listener(off, move |_| last.set_value(None));
+    let off = window_event_listener(off, move |ev| {
+        let on_it = target(ev.unchecked_ref()).is_some_and(|t| {
+            last.with_value(|l| l.as_ref().is_some_and(|l| l.contains(Some(t.as_ref()))))
+        });
+        if !on_it {
+            last.set_value(None);
+        }
+    });
     on_cleanup(move || {
         on.remove();
         off.remove();
@@ -311,7 +319,7 @@ impl AlertPlace {
             top: RwSignal::new(false),
             origin: StoredValue::new_local(None),
         };
-        // The control last pressed with a pointer, until a key is pressed: a
+        // The control last pressed with a pointer, until a key is pressed off it: a
         // browser that does not focus a clicked button (Safari) leaves focus
         // on the page, so the alert keeps clear of this one instead.
         let pressed = last_target(ev::pointerdown, ev::keydown, |t| {
