@@ -644,6 +644,16 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     assert!(p
         .text("[data-testid=notice]")
         .contains("would discard 1 later state. ] moves forward"));
+    // So does Space: it does not play (and branch) from there.
+    p.key(" ").await;
+    assert!(!p.disabled("#play"), "Play stays offered");
+    assert_eq!(p.text("#play"), "Play", "not playing");
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("State 3 of 4"));
+    assert!(p.text("[data-testid=notice]").starts_with(
+        "Space plays only from the latest recorded state: from this one it would discard 1 later state. ] moves forward; the Play button branches from here."
+    ));
     p.key("]").await;
     assert!(p
         .text("[data-testid=timeline-position]")

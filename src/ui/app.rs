@@ -1,6 +1,6 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
-use super::store::{Store, SPEEDS};
+use super::store::{plural, Store, SPEEDS};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
@@ -472,6 +472,25 @@ thread_local! {
         const { std::cell::RefCell::new(None) };
 }
 
+/// A key pressed while moving through recorded states with [ and ] never
+/// discards them (the buttons branch): whether the key `does` what its
+/// `button` does would discard later states from the viewed one, said in
+/// the notice.
+fn keeps_later_states(store: Store, does: &str, button: &str) -> bool {
+    let later = store
+        .exp
+        .with_untracked(|e| (!e.is_read_only()).then(|| e.later_count()))
+        .unwrap_or(0);
+    if later > 0 {
+        store.notice.set(Some(format!(
+            "{does} only from the latest recorded state: from this one it would discard \
+             {later} later state{}. ] moves forward; the {button} button branches from here.",
+            plural(later)
+        )));
+    }
+    later > 0
+}
+
 /// A notice (a fresh start, a copy, states discarded) is read and announced
 /// when it comes; it goes after a few seconds, so that it does not stay over
 /// the page.
@@ -547,24 +566,17 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
                 ev.prevent_default();
                 // A held key repeats: Play toggles once per press, as the
                 // button does.
-                if !ev.repeat() {
+                if ev.repeat() {
+                    return;
+                }
+                let starts = !store.playing.get_untracked();
+                if !(starts && keeps_later_states(store, "Space plays", "Play")) {
                     store.toggle_play();
                 }
             }
             "ArrowRight" => {
                 ev.prevent_default();
-                // A key pressed while moving through recorded states with
-                // [ and ] never discards them: the Step button branches.
-                let later = store
-                    .exp
-                    .with_untracked(|e| (!e.is_read_only()).then(|| e.later_count()))
-                    .unwrap_or(0);
-                if later > 0 {
-                    store.notice.set(Some(format!(
-                        "→ steps only from the latest recorded state: from this one it would discard \
-                         {later} later state{}. ] moves forward; the Step button branches from here.",
-                        if later == 1 { "" } else { "s" }
-                    )));
+                if keeps_later_states(store, "→ steps", "Step") {
                     return;
                 }
                 // As the Step button: when it is disabled, say why and record nothing.

@@ -120,7 +120,7 @@ pub fn PlaybackPanel() -> impl IntoView {
             <div class="shortcuts">
                 <super::actions::Toggle label="Keyboard shortcuts" value=store.shortcuts/>
                 <p class="hint">
-                    "Space plays or pauses playback, → steps (from the latest recorded state), [ and ] move through recorded states: not "
+                    "Space plays or pauses playback and → steps (both from the latest recorded state), [ and ] move through recorded states: not "
                     "while a field or another control has focus, except Play, Step and the ‹ › of "
                     "Recorded states. Escape dismisses an alert or a notice. Enter in a text field of Act "
                     "sends it (Shift+Enter: a new line)."
