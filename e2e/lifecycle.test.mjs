@@ -453,6 +453,13 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   assert.ok(await page.getByLabel('Keyboard shortcuts').isVisible(), 'single-key shortcuts can be turned off (WCAG 2.1.4)');
   const heading = await page.getByRole('heading', { name: 'Recorded states' }).boundingBox();
   assert.ok(heading.y + heading.height < 844 * 0.75, `Recorded states at ${heading.y}`);
+  // The Wire panel's ‹ and ›, finger-sized here, stay side by side.
+  await page.getByRole('button', { name: 'Step', exact: true }).tap();
+  const [prev, next] = [
+    await page.getByRole('button', { name: 'Previous trace entry' }).boundingBox(),
+    await page.getByRole('button', { name: 'Next trace entry' }).boundingBox(),
+  ];
+  assert.ok(prev.height >= 44 && next.y === prev.y && next.x > prev.x, `‹ ${JSON.stringify(prev)}, › ${JSON.stringify(next)}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -335,8 +335,10 @@ pub fn WirePanel() -> impl IntoView {
             </Show>
             <div class="wire-bar">
                 <p class="readout" data-testid="wire-heading">{heading}</p>
-                <button class="icon" aria-label="Previous trace entry" disabled=move || at_end(true) on:click=move |_| select_by(-1)>"‹"</button>
-                <button class="icon" aria-label="Next trace entry" disabled=move || at_end(false) on:click=move |_| select_by(1)>"›"</button>
+                <span class="wire-steps">
+                    <button class="icon" aria-label="Previous trace entry" disabled=move || at_end(true) on:click=move |_| select_by(-1)>"‹"</button>
+                    <button class="icon" aria-label="Next trace entry" disabled=move || at_end(false) on:click=move |_| select_by(1)>"›"</button>
+                </span>
                 <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
                 <button
                     class="link"
