@@ -893,6 +893,17 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
         "the spec/SDK disagreement is said"
     );
     assert_eq!(p.state(), "TASK_STATE_REJECTED", "nothing changed");
+    // What the agent answers a request sent on demand is said in the status line.
+    p.click("#wire-subscribe").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Subscribe to task: the agent answers UnsupportedOperationError (-32004); Wire shows the exchange."
+    );
+    p.click("#wire-get-task").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Get task: the agent answers with a Task; Wire shows the exchange."
+    );
     assert_eq!(
         p.text("[data-testid=agent-card-title]"),
         "Agent card (AgentCard)",

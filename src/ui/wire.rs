@@ -3,7 +3,9 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
+use crate::model::{
+    a2a_error, after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry,
+};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 
@@ -161,9 +163,25 @@ pub fn WirePanel() -> impl IntoView {
     };
     // An on-demand request: its exchange replaces what was shown, and an
     // alert about an earlier request is answered.
-    let on_demand = move |kind: WireView| {
+    // A request sent on demand: its exchange shows here, and the status
+    // line says what the agent answered (a screen reader hears it).
+    let on_demand = move |kind: WireView, request: &str| {
         store.alert.set(None);
         view_kind.set(kind);
+        let answer = messages.with_untracked(|m| {
+            let answer = m.last()?;
+            let code = answer.message["error"]["code"].as_i64();
+            Some(match code.and_then(a2a_error) {
+                Some(error) => format!("the agent answers {} ({})", error.name, error.code),
+                None => format!(
+                    "the agent answers with a {}",
+                    answer.payload_type.trim_start_matches("proposal:")
+                ),
+            })
+        });
+        if let Some(answer) = answer {
+            store.say(format!("{request}: {answer}; Wire shows the exchange."));
+        }
     };
     // Whether the entry shown is the first (or the last) of the trace.
     let at_end = move |first: bool| {
@@ -269,9 +287,9 @@ pub fn WirePanel() -> impl IntoView {
                 {move || proposal().then_some(", and the pause proposal (not v1.0)")}
             </h2>
             <div class="buttons">
-                <button id="wire-get-task" on:click=move |_| on_demand(WireView::GetTask)>"Get task"</button>
-                <button id="wire-subscribe" on:click=move |_| on_demand(WireView::Subscribe)>"Subscribe to task"</button>
-                <button id="wire-list-tasks" on:click=move |_| on_demand(WireView::ListTasks)>"List tasks"</button>
+                <button id="wire-get-task" on:click=move |_| on_demand(WireView::GetTask, "Get task")>"Get task"</button>
+                <button id="wire-subscribe" on:click=move |_| on_demand(WireView::Subscribe, "Subscribe to task")>"Subscribe to task"</button>
+                <button id="wire-list-tasks" on:click=move |_| on_demand(WireView::ListTasks, "List tasks")>"List tasks"</button>
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
