@@ -9,10 +9,10 @@ const browser = sharedBrowser();
 const current = (page) => page.locator('[data-testid=diagram] .node.current').getAttribute('data-state');
 const edgeClass = (page, edge) => page.locator(`[data-testid=diagram] [data-edge="${edge}"]`).getAttribute('class');
 const cursorX = (page) => page.locator('[data-testid=timebar] line.cursor').getAttribute('data-x');
-/** Waits until a panel has keyboard focus; its heading's id. */
-const focusedPanel = (page) =>
-  page.waitForFunction(() => document.activeElement?.matches('section.panel')).then(() =>
-    page.evaluate(() => document.activeElement.getAttribute('aria-labelledby')),
+// The link to the control that answers where Play or Step stopped, when it has keyboard focus.
+const focusedAnswer = (page) =>
+  page.waitForFunction(() => document.activeElement?.dataset.testid === 'go-to-answer').then(() =>
+    page.evaluate(() => document.activeElement.innerText),
   );
 
 // The action whose box (button and reason) has keyboard focus.
@@ -159,12 +159,14 @@ test('a whole experiment with the keyboard alone', async () => {
   await tabTo(page, 'Play', { back: true });
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  // Play disabled itself: focus stays in its panel, not on the page.
-  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-labelledby') === 'playback-h');
+  // Play disabled itself: focus goes to the link to what answers the stop
+  // (not to the page, nor to Restart experiment, the next control Tab reaches).
+  assert.equal(await focusedAnswer(page), 'Go to clarification');
   const taskId = await text(page, 'task-id');
 
   // Supply the clarification: type it, then press the button.
-  await tabTo(page, 'Clarification text');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'clarification-text');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('Keyboard only, please');
   await tabTo(page, 'Supply clarification');
@@ -335,14 +337,16 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
   await page.keyboard.press('Enter'); // the task starts and asks for input: Step is off
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(await focusedPanel(page), 'playback-h');
-  // → says why Step is off; Dismiss removes itself with its alert, and focus
-  // goes back to where it was (the Playback panel) rather than to the page.
+  assert.equal(await focusedAnswer(page), 'Go to clarification');
+  // → (with focus on no control) says why Step is off; Dismiss removes
+  // itself with its alert, and focus goes to the main area rather than to
+  // the page.
+  await page.evaluate(() => document.activeElement.blur());
   await page.keyboard.press('ArrowRight');
   const dismiss = page.getByRole('button', { name: 'Dismiss', exact: true });
   await dismiss.focus();
   await page.keyboard.press('Enter');
-  assert.equal(await focusedPanel(page), 'playback-h');
+  await page.waitForFunction(() => document.activeElement?.tagName === 'MAIN');
   await page.getByRole('button', { name: 'Supply clarification' }).focus();
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_WORKING');
@@ -359,12 +363,12 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.getByRole('button', { name: 'Step', exact: true }).focus();
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(await focusedPanel(page), 'playback-h');
+  assert.equal(await focusedAnswer(page), 'Go to clarification');
   assertNoErrors(page);
   await page.context().close();
 });
 
-test('a control that Play disables while it has keyboard focus leaves focus in its panel', async () => {
+test('a control that Play disables while it has keyboard focus leaves focus in its panel, on what answers the stop', async () => {
   const page = await openPage(browser());
   await page.locator('#speed').selectOption({ label: '10×' });
   // Step has focus while Play runs into the clarification gate.
@@ -372,7 +376,7 @@ test('a control that Play disables while it has keyboard focus leaves focus in i
   await page.locator('#play').click();
   await page.locator('#step').focus();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
-  assert.equal(await focusedPanel(page), 'playback-h');
+  assert.equal(await focusedAnswer(page), 'Go to clarification');
   // Request cancellation has focus when Play completes the task first.
   await page.getByLabel('Require input before unit').fill('0');
   await page.getByLabel('Work units').fill('1');
@@ -386,7 +390,7 @@ test('a control that Play disables while it has keyboard focus leaves focus in i
   await page.locator('#play').focus();
   await page.locator('#play').click();
   await waitState(page, 'TASK_STATE_COMPLETED');
-  assert.equal(await focusedPanel(page), 'playback-h');
+  assert.equal(await focusedAnswer(page), 'Go to follow-up');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -328,7 +328,9 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
         p.text("[data-testid=trace-count]"),
         "(4 entries, 5 discarded)"
     );
-    assert!(p.text("[data-testid=notice]").contains("discarded 5"));
+    assert!(p.text("[data-testid=notice]").contains(
+        "discarded 5 later recorded states. Undo, under Recorded states, brings them back until your next action or a reload."
+    ));
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
     // The trace says where the run branched and how much went.
     assert_eq!(p.count("[data-testid=trace] .gap"), 1);

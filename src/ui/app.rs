@@ -265,6 +265,23 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
     if !(lost && (gone || button.has_attribute("disabled"))) {
         return;
     }
+    // Where Play or Step stopped for the client, focus goes to the link to
+    // the control that answers the stop, which Tab would reach only after
+    // Restart experiment.
+    let answer = button
+        .closest("section.panel")
+        .ok()
+        .flatten()
+        .and_then(|panel| {
+            panel
+                .query_selector("[data-testid=go-to-answer]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|link| link.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(link) = answer {
+        return focus_in_place(&link);
+    }
     // An action's own box (its button and the reason it is off) keeps focus
     // where the user was, and Tab goes on to the control after it; other
     // controls hand focus to their panel.

@@ -321,7 +321,7 @@ impl Store {
                             label,
                         };
                         self.notice.set(Some(format!(
-                            "{} Undo, under Recorded states, brings {} back.",
+                            "{} Undo, under Recorded states, brings {} back until your next action or a reload.",
                             undo.said(),
                             undo.them()
                         )));
