@@ -197,9 +197,7 @@ impl Experiment {
 
     /// The text of a snapshot's clarification, if one was supplied.
     pub fn clarification(&self, snap: &Snapshot) -> Option<&str> {
-        snap.clarification
-            .and_then(|i| self.texts.get(i as usize))
-            .map(String::as_str)
+        self.stored_text(snap.clarification?)
     }
 
     /// Views another recorded state of the viewed task; changes nothing else.
@@ -386,8 +384,7 @@ impl Experiment {
 
     /// Proposal: the resume token of the viewed PAUSED state, if any.
     pub fn resume_token(&self) -> Option<&str> {
-        let pause = self.snapshot().pause?;
-        self.texts.get(pause.token as usize).map(String::as_str)
+        self.stored_text(self.snapshot().pause?.token)
     }
 
     /// Proposal: the reason of the viewed pause (see [`Self::pause_reason_of`]).
@@ -401,8 +398,8 @@ impl Experiment {
     pub fn pause_reason_of(&self, snap: &Snapshot) -> Option<String> {
         let p = snap.pause?;
         if p.by == Initiator::Client {
-            let given = self.texts.get(p.reason as usize).filter(|r| !r.is_empty());
-            return given.cloned();
+            let given = self.stored_text(p.reason).filter(|r| !r.is_empty());
+            return given.map(str::to_string);
         }
         let (u, n) = (snap.completed_units + 1, self.config.work_units);
         let wait = if p.event {
@@ -425,9 +422,7 @@ impl Experiment {
 
     /// Proposal: the text of a snapshot's resume input, if one was given.
     pub fn resume_input(&self, snap: &Snapshot) -> Option<&str> {
-        snap.resume_input
-            .and_then(|i| self.texts.get(i as usize))
-            .map(String::as_str)
+        self.stored_text(snap.resume_input?)
     }
 
     /// Every resume token the viewed task issued up to the viewed state.
@@ -435,8 +430,7 @@ impl Experiment {
         self.viewed_task().records[..=self.position]
             .iter()
             .filter_map(|r| r.snap.pause)
-            .filter_map(|p| self.texts.get(p.token as usize))
-            .map(String::as_str)
+            .filter_map(|p| self.stored_text(p.token))
     }
 
     /// Whether `action` would record new states (`Ok(true)`), be accepted
@@ -619,10 +613,9 @@ impl Experiment {
                 });
             }
             Action::SupplyClarification(text) => {
-                self.texts.push(text);
                 // Legal only at INPUT_REQUIRED, which `answered` answers.
                 let next = Snapshot {
-                    clarification: Some((self.texts.len() - 1) as u32),
+                    clarification: Some(self.text(text)),
                     ..snap.answered().unwrap_or(snap)
                 };
                 self.record(Actor::Client, Event::Clarified, Some(snap.state), next);

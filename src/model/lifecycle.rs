@@ -304,7 +304,7 @@ impl TimeBar {
             let (a, b) = (pair[0].snap, pair[1].snap);
             if is_waiting(a.state) {
                 let w = wait.get_or_insert((a.state, 0, i));
-                w.1 += (b.waiting_s - a.waiting_s) / super::pause::WAIT_STEP_S;
+                w.1 += (b.waiting_s - a.waiting_s) / super::pause::SECS_PER_MINUTE;
                 if b.state != Paused || a.state != Paused {
                     x = bar.close_wait(x, *w, i + 1);
                     wait = None;
@@ -332,7 +332,7 @@ impl TimeBar {
             let w = wait.unwrap_or((last.state, 0, records.len() - 1));
             x = bar.close_wait(x, w, records.len());
         }
-        let planned = u32::from(config.work_units) * u32::from(config.seconds_per_unit);
+        let planned = config.active_path_seconds();
         let left = planned.saturating_sub(last.active_s - last.lost_s);
         if left > 0 && last.state != TaskState::Completed {
             let abandoned = last.state.is_terminal();

@@ -39,8 +39,12 @@
 
 use serde::{Deserialize, Serialize};
 
-/// Seconds of the waiting clock one Step advances while the task is paused.
-pub const WAIT_STEP_S: u32 = 60;
+/// Seconds in a minute of the waiting clock: a self-park's timeout is set
+/// in minutes.
+pub const SECS_PER_MINUTE: u32 = 60;
+/// Seconds of the waiting clock one Step advances while the task is paused:
+/// one minute.
+pub const WAIT_STEP_S: u32 = SECS_PER_MINUTE;
 /// The longest resume event name, in bytes.
 pub const MAX_EVENT_BYTES: usize = 64;
 
@@ -205,6 +209,14 @@ pub struct Pause {
     pub token: u32,
     /// Index of the reason in the experiment's text table.
     pub reason: u32,
+}
+
+impl Pause {
+    /// The self-park's timeout, in minutes of waiting from this pause.
+    pub fn timeout_minutes(&self) -> Option<u32> {
+        self.deadline_s
+            .map(|d| d.saturating_sub(self.since_s) / SECS_PER_MINUTE)
+    }
 }
 
 /// A pause asked for while WORKING that takes effect later.

@@ -22,7 +22,9 @@
 //! as active time, the unit does not count as completed.
 
 use super::config::Config;
-use super::pause::{Initiator, OnTimeout, Pause, PauseMode, PendingPause, WAIT_STEP_S};
+use super::pause::{
+    Initiator, OnTimeout, Pause, PauseMode, PendingPause, SECS_PER_MINUTE, WAIT_STEP_S,
+};
 use super::state::TaskState;
 use super::trace::Event;
 
@@ -100,7 +102,7 @@ impl Snapshot {
             mode,
             since_s: self.waiting_s,
             deadline_s: (agent && config.self_park_timeout > 0)
-                .then(|| self.waiting_s + u32::from(config.self_park_timeout) * WAIT_STEP_S),
+                .then(|| self.waiting_s + u32::from(config.self_park_timeout) * SECS_PER_MINUTE),
             event: agent && !config.resume_event.is_empty(),
             token: u32::MAX,
             reason,

@@ -40,7 +40,9 @@ pub enum Event {
     Rejected,
     /// One active second of `unit`; `second` is 1-based within the unit.
     /// When it finishes the unit, `unit_done` is set; when it finishes the
-    /// last unit, the task completes in the same entry.
+    /// last unit, the task completes in the same entry, unless a pause asked
+    /// to wait for completion (proposal) is pending: the task then stays
+    /// WORKING, pauses, and completes on resume ([`Event::CompletedAfterResume`]).
     Worked {
         unit: u8,
         second: u8,

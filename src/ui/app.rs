@@ -152,8 +152,8 @@ pub fn ControlRoom(
 fn playback_clock(store: Store) {
     let period = Memo::new(move |_| {
         store
-            .exp
-            .with(|e| play_interval_ms(e.config(), SPEEDS[store.speed.get()].1))
+            .config
+            .with(|c| play_interval_ms(c, SPEEDS[store.speed.get()].1))
     });
     let running = StoredValue::new_local(None::<leptos::prelude::IntervalHandle>);
     let stop = move || {

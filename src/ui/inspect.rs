@@ -156,7 +156,7 @@ pub fn InspectPanel() -> impl IntoView {
                     {move || {
                         // Work an interrupt_immediate pause threw away is done again (proposal).
                         let snap = snap();
-                        let planned = u32::from(n()) * u32::from(s()) + snap.lost_s;
+                        let planned = store.config.with(|c| c.active_path_seconds()) + snap.lost_s;
                         let redone = if snap.lost_s > 0 {
                             format!(" ({} s of it lost to a pause)", snap.lost_s)
                         } else {
@@ -206,15 +206,13 @@ pub fn InspectPanel() -> impl IntoView {
                 let event = e.config().resume_event;
                 // The deadline is a point on the task's waiting clock, which
                 // runs across pauses: the timeout is counted from this one.
-                let minutes = |d: u32| d.saturating_sub(p.since_s) / 60;
-                let conditions = match (p.event, p.deadline_s) {
+                let conditions = match (p.event, p.timeout_minutes()) {
                     (false, None) => "none: only ResumeTask wakes it".to_string(),
                     (true, None) => format!("event “{}”", event.as_str()),
-                    (false, Some(d)) => format!("timeout after {} min of waiting, then {}", minutes(d), e.config().on_timeout.name()),
-                    (true, Some(d)) => format!(
-                        "event “{}”, or timeout after {} min of waiting, then {}",
+                    (false, Some(m)) => format!("timeout after {m} min of waiting, then {}", e.config().on_timeout.name()),
+                    (true, Some(m)) => format!(
+                        "event “{}”, or timeout after {m} min of waiting, then {}",
                         event.as_str(),
-                        minutes(d),
                         e.config().on_timeout.name()
                     ),
                 };

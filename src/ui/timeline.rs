@@ -22,9 +22,9 @@ pub fn TimelinePanel() -> impl IntoView {
     let read_only = move || store.exp.with(|e| e.is_read_only());
     let identity = move || {
         store.exp.with(|e| {
-            let short = |id: &str| id.chars().take(8).chain(['…']).collect::<String>();
+            let short = super::tasks::short;
             format!(
-                "Task {} of {} · task id {} · context id {} · {} of {} units done",
+                "Task {} of {} · task id {}… · context id {}… · {} of {} units done",
                 e.viewed_task_index() + 1,
                 e.tasks().len(),
                 short(&e.viewed_task().id),

@@ -2,8 +2,9 @@
 //!
 //! The list can hold tens of thousands of entries, so it is kept in sync with
 //! the model by hand: a new entry appends one item; a discarded branch removes
-//! exactly the entries that went; nothing else is re-rendered. Text is set
-//! with `textContent`, never parsed as HTML.
+//! the entries from the first that went (a request sent to an earlier task
+//! meanwhile stays in the trace, and is drawn again); nothing before is
+//! re-rendered. Text is set with `textContent`, never parsed as HTML.
 //!
 //! Entries are grouped in blocks of [`BLOCK`]. A block two or more blocks
 //! behind the newest is skipped by layout and paint while off screen

@@ -477,7 +477,7 @@ fn listed_before(e: &Experiment) -> Option<String> {
         later => Some(format!(
             "Listed as of the viewed task, so that the list follows the task you view. A real \
              ListTasks sent now would also list the {later} later task{} of this context.",
-            if later == 1 { "" } else { "s" }
+            super::store::plural(later)
         )),
     }
 }

@@ -93,8 +93,8 @@ pub use time::timestamp;
 
 use crate::model::{
     a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome,
-    ResumeCause, Snapshot, TaskState, TraceEntry, A2A_ERRORS, PAUSE_NOT_ALLOWED,
-    RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION, WAIT_STEP_S,
+    ResumeCause, Snapshot, TaskState, TraceEntry, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
+    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
 };
 use serde_json::Value;
 
@@ -926,7 +926,7 @@ impl<'a> Walk<'a> {
         if let Some(until) = self.paused_until(ti, rec) {
             v["pausedUntil"] = timestamp(until).into();
         }
-        let minutes = p.deadline_s.map(|d| (d - p.since_s) / WAIT_STEP_S);
+        let minutes = p.timeout_minutes();
         v["resumeToken"] = text(exp, p.token).unwrap_or_default().into();
         v["resumable"] = true.into();
         if agent {
@@ -1369,7 +1369,9 @@ const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 
 /// An error code's entry in the model's table (unknown codes: -32004).
 fn error_text(code: i32) -> &'static A2aError {
-    a2a_error(i64::from(code)).unwrap_or(&A2A_ERRORS[1])
+    a2a_error(i64::from(code))
+        .or_else(|| a2a_error(i64::from(UNSUPPORTED_OPERATION)))
+        .expect("the table has UnsupportedOperationError")
 }
 
 /// A PauseTask or ResumeTask call (see `Walk::proposal_call`).

@@ -43,7 +43,8 @@ pub fn exp(config: Config) -> Experiment {
     Experiment::new(config, IdSource::seeded(SEED)).expect("valid config")
 }
 
-/// Steps until the viewed state is no longer SUBMITTED/WORKING (or `limit` steps).
+/// Steps until Step is refused (a gate, a terminal state, the limits of a
+/// run; a PAUSED task steps on, its waiting clock runs) or `limit` steps.
 pub fn run(e: &mut Experiment, limit: usize) {
     for _ in 0..limit {
         if e.legality(&Action::Step).is_err() {
