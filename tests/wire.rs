@@ -660,6 +660,15 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
     assert_eq!(r["totalSize"], 1);
     assert_eq!(r["tasks"][0]["id"], e.tasks()[0].id.as_str());
     assert_eq!(r["tasks"][0]["status"]["state"], "TASK_STATE_WORKING");
+    // Viewing the first task as it is now (its last state, terminal): the
+    // whole context, the follow-up first.
+    let last = e.tasks()[0].records().len() - 1;
+    e.seek(last).unwrap();
+    let m = wire::list_tasks(&e, START, CORE);
+    let r = &m[1].message["result"];
+    assert_eq!(r["totalSize"], 2);
+    assert_eq!(r["tasks"][0]["id"], e.tasks()[1].id.as_str());
+    assert_eq!(r["tasks"][1]["status"]["state"], "TASK_STATE_COMPLETED");
     // Viewing the follow-up's past: the first task as it ended.
     e.view_task(1).unwrap();
     e.seek(0).unwrap();

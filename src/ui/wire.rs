@@ -57,9 +57,7 @@ pub fn WirePanel() -> impl IntoView {
     let heading = move || match view_kind.get() {
         WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
         WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
-        WireView::ListTasks => {
-            "On demand: ListTasks for this context, as of the viewed state".to_string()
-        }
+        WireView::ListTasks => "On demand: ListTasks for this context".to_string(),
         _ => match shown.get() {
             Some(t) => format!(
                 "Trace entry #{} ({}): {} {}",
@@ -469,17 +467,18 @@ fn answered_from_the_past(e: &Experiment) -> Option<String> {
     ))
 }
 
-/// What ListTasks answered as of an earlier task leaves out: the tasks of
-/// the context made after it, which a real one sent now would list too.
+/// What ListTasks answered as of an earlier state of an earlier task leaves
+/// out: the tasks of the context made after it, which a real one sent now
+/// would list too.
 fn listed_before(e: &Experiment) -> Option<String> {
-    match e.current_task_index() - e.viewed_task_index() {
-        0 => None,
-        later => Some(format!(
-            "Listed as of the viewed task, so that the list follows the task you view. A real \
-             ListTasks sent now would also list the {later} later task{} of this context.",
+    let later = e.current_task_index() - e.viewed_task_index();
+    (later > 0 && e.later_count() > 0).then(|| {
+        format!(
+            "Listed as of the viewed state, so that the list follows a seek. A real ListTasks \
+             sent now would also list the {later} later task{} of this context.",
             super::store::plural(later)
-        )),
-    }
+        )
+    })
 }
 
 /// Message `k` of the `n` shown.

@@ -239,9 +239,12 @@ pub const LIST_TASKS_PAGE_SIZE: usize = 50;
 /// opaque cursor, as the agent chooses.
 pub const LIST_TASKS_NEXT_PAGE: &str = "page-2";
 
-/// `ListTasks` for the context as of the viewed state, as every on-demand
-/// request: the viewed task at that state, the tasks before it (terminal by
-/// then) as they ended, none created later; newest status first. It asks for
+/// `ListTasks` for the context. At the newest state of the viewed task (an
+/// earlier task included: it is terminal, as it is now), every task of the
+/// context as it is now. At an earlier recorded state, as of then, as every
+/// on-demand request: the viewed task at that state, the tasks before it
+/// (terminal by then) as they ended, none created later. Newest status
+/// first. It asks for
 /// no history (`historyLength` 0) and, by default, gets no artifacts. It
 /// names no `pageSize`, so it gets the first page of
 /// [`LIST_TASKS_PAGE_SIZE`] (a2a.proto's default): `nextPageToken` is "" when
@@ -250,10 +253,15 @@ pub const LIST_TASKS_NEXT_PAGE: &str = "page-2";
 pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, viewed, rec) = on_demand(exp, start_ms, enc);
     let id = format!("list-tasks-{n}");
-    let total = viewed + 1;
+    let last = if exp.later_count() == 0 {
+        exp.current_task_index()
+    } else {
+        viewed
+    };
+    let total = last + 1;
     // Newest status first: each task of a context starts after the one before
     // it has ended, so that is the reverse of their order.
-    let tasks: Vec<Value> = exp.tasks()[..=viewed]
+    let tasks: Vec<Value> = exp.tasks()[..=last]
         .iter()
         .enumerate()
         .rev()
