@@ -245,98 +245,45 @@ impl Store {
     fn act_from(&self, action: Action, label: Option<&'static str>, by_play: bool) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
         let label = label.unwrap_or(if by_play { "Play" } else { action.label() });
-        let recorded = action.clone();
-        let is_resume = matches!(action, Action::ResumeTask { .. });
-        let is_pause = matches!(action, Action::PauseTask { .. });
-        let event = match &action {
-            Action::FireEvent(name) => Some(name.trim().to_string()),
-            _ => None,
-        };
-        // What an action from an earlier state may discard stays within
-        // reach of Undo (the copy is made only there).
-        let before_discard = self
-            .exp
-            .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
-            .map(|exp| {
-                let replaced = self.replaced.get_untracked().map(Box::new);
-                (self.run.get_value(), exp, replaced)
-            });
+        let undo_point = self.undo_point();
         // Undo reaches the last action the user took: this one, from now on
         // (Play's own Steps keep the Undo of the Play that discarded).
         if !by_play {
             self.forget_discarded();
         }
+        let sent = action.clone();
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
         self.run.update_value(|r| {
             r.push(ScriptOp::Act {
-                action: recorded,
+                action: sent.clone(),
                 ok: result.is_ok(),
             })
         });
-        // The Wire panel shows what this action put on the wire: the newest
-        // entry. A refusal (or an accepted no-op) made while viewing an
-        // earlier state records no state, so it is not the viewed one's.
-        let recorded = matches!(result, Ok(Applied::Recorded { .. }));
-        let newest = self.exp.with_untracked(|e| {
-            let seq = e.trace().last().map(|t| t.seq);
-            seq.filter(|_| !recorded && e.views_the_past())
-        });
-        self.wire_view
-            .set(newest.map_or(WireView::Latest, WireView::Entry));
-        // Acting on this run makes it the one to keep, and the note on how it
-        // started (a fresh start, a restored run) has been read. Not so for
-        // the click that replaced it: a text field commits as focus
-        // leaves it, so clicking Step from the field both starts a fresh
-        // experiment and steps it, and the user has read nothing yet.
-        let same_click = self.in_same_click();
-        self.same_click.set_value(SameClick::None);
-        if !same_click && self.replaced.with_untracked(Option::is_some) {
-            self.replaced.set(None);
-        }
-        // What the last action said has been read. Play's own Steps keep
-        // it: its first Step may have discarded later states, which stays said.
-        if !by_play && !same_click && self.notice.with_untracked(Option::is_some) {
-            self.notice.set(None);
-        }
+        self.show_on_wire(matches!(result, Ok(Applied::Recorded { .. })));
+        self.read_on(by_play);
         match result {
             Ok(applied) => {
                 // Only when there is one: every Step of Play comes here.
                 if self.alert.with_untracked(Option::is_some) {
                     self.alert.set(None);
                 }
-                // A resume input reaches one resume, not every later one.
-                if is_resume && matches!(applied, Applied::Recorded { .. }) {
-                    self.resume_input.set(String::new());
-                }
                 let after = self.exp.with_untracked(|e| e.snapshot().state);
-                if let Applied::Recorded { discarded, .. } = applied {
-                    if let (true, Some((run, exp, replaced))) = (discarded > 0, before_discard) {
-                        let undo = Discarded {
-                            run,
-                            exp,
-                            replaced,
-                            count: discarded,
-                            label,
-                        };
-                        self.notice.set(Some(format!(
-                            "{} Undo, under Recorded states, brings {} back until your next action or a reload.",
-                            undo.said(),
-                            undo.them()
-                        )));
-                        self.discarded.set(Some(undo));
-                    }
-                } else {
-                    let pending = self.exp.with_untracked(|e| e.snapshot().pending.is_some());
-                    let why = match event {
-                        Some(name) => format!("nothing waits for the event “{name}”"),
-                        None if is_pause && pending => {
-                            "a pause is already requested (proposal)".to_string()
+                match applied {
+                    Applied::Recorded { discarded, .. } => {
+                        // A resume input reaches one resume, not every later one.
+                        if matches!(sent, Action::ResumeTask { .. }) {
+                            self.resume_input.set(String::new());
                         }
-                        None => format!("the task is already {after}"),
-                    };
-                    self.say(format!("{label}: {why}; nothing changed."));
+                        if let (true, Some(point)) = (discarded > 0, undo_point) {
+                            self.offer_undo(point, discarded, label);
+                        }
+                    }
+                    Applied::Unchanged => {
+                        let why = self.why_unchanged(&sent, after);
+                        self.say(format!("{label}: {why}; nothing changed."));
+                    }
                 }
                 // The status line says the state: a transition is announced,
                 // one more second or minute in the same state is not (the
@@ -362,6 +309,88 @@ impl Store {
                 }
                 false
             }
+        }
+    }
+
+    /// What an action from an earlier state may discard, kept within reach
+    /// of Undo: the run, the experiment and the run kept for the fresh-start
+    /// Undo, as they are before it (the copy is made only there).
+    fn undo_point(&self) -> Option<(SavedRun, Experiment, Option<Box<Replaced>>)> {
+        self.exp
+            .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
+            .map(|exp| {
+                let replaced = self.replaced.get_untracked().map(Box::new);
+                (self.run.get_value(), exp, replaced)
+            })
+    }
+
+    /// The Wire panel shows what an action put on the wire: the newest
+    /// entry. A refusal (or an accepted no-op) made while viewing an earlier
+    /// state records no state, so it is not the viewed one's.
+    fn show_on_wire(&self, recorded: bool) {
+        let newest = self.exp.with_untracked(|e| {
+            let seq = e.trace().last().map(|t| t.seq);
+            seq.filter(|_| !recorded && e.views_the_past())
+        });
+        self.wire_view
+            .set(newest.map_or(WireView::Latest, WireView::Entry));
+    }
+
+    /// Acting on this run makes it the one to keep, and the note on how it
+    /// started (a fresh start, a restored run) has been read. Not so for the
+    /// click that replaced it: a text field commits as focus leaves it, so
+    /// clicking Step from the field both starts a fresh experiment and steps
+    /// it, and the user has read nothing yet. What the last action said has
+    /// been read too; Play's own Steps keep it: its first Step may have
+    /// discarded later states, which stays said.
+    fn read_on(&self, by_play: bool) {
+        let same_click = self.in_same_click();
+        self.same_click.set_value(SameClick::None);
+        if same_click {
+            return;
+        }
+        if self.replaced.with_untracked(Option::is_some) {
+            self.replaced.set(None);
+        }
+        if !by_play && self.notice.with_untracked(Option::is_some) {
+            self.notice.set(None);
+        }
+    }
+
+    /// Says that the action `label` discarded `count` later recorded states
+    /// and offers their Undo, back to `point`.
+    fn offer_undo(
+        &self,
+        (run, exp, replaced): (SavedRun, Experiment, Option<Box<Replaced>>),
+        count: usize,
+        label: &'static str,
+    ) {
+        let undo = Discarded {
+            run,
+            exp,
+            replaced,
+            count,
+            label,
+        };
+        self.notice.set(Some(format!(
+            "{} Undo, under Recorded states, brings {} back until your next action or a reload.",
+            undo.said(),
+            undo.them()
+        )));
+        self.discarded.set(Some(undo));
+    }
+
+    /// Why `action`, accepted, changed nothing: the task is `after`.
+    fn why_unchanged(&self, action: &Action, after: TaskState) -> String {
+        let pending = self.exp.with_untracked(|e| e.snapshot().pending.is_some());
+        match action {
+            Action::FireEvent(name) => {
+                format!("nothing waits for the event “{}”", name.trim())
+            }
+            Action::PauseTask { .. } if pending => {
+                "a pause is already requested (proposal)".to_string()
+            }
+            _ => format!("the task is already {after}"),
         }
     }
 
