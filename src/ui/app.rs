@@ -255,7 +255,9 @@ where
 }
 
 /// If focus was on `button` (or fell to the page) and the button is now
-/// disabled or gone, focus its panel (the main area when it is gone).
+/// disabled or gone, focus the link to what answers a stop in its panel if
+/// there is one, else its action's box or its panel (the main area when it
+/// is gone).
 fn refocus_if_lost(button: &web_sys::HtmlElement) {
     let active = document().active_element();
     let lost = active
