@@ -655,6 +655,13 @@ async fn keyboard_shortcuts_step_and_seek_but_not_while_typing() {
     assert!(p
         .text("[data-testid=timeline-position]")
         .starts_with("State 4 of 4"));
+    // ] at the newest state moves nothing, and says so.
+    p.key("]").await;
+    let status = p.text("[data-testid=status]");
+    assert!(
+        status.ends_with("This is the newest recorded state of this task."),
+        "{status}"
+    );
     // Typing in the clarification field does not step.
     let field: HtmlElement = p.q("#clarification-text").unchecked_into();
     field.focus().unwrap();
@@ -831,6 +838,19 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     p.click("#wire-get-task").await;
     assert_eq!(payload_types(&p), ["GetTaskRequest", "Task"]);
     assert_eq!(p.count(".wire .warning"), 0, "the task as it is now");
+    // The status line says what came back, for a reader of the page who
+    // does not read the JSON.
+    let state = p.state();
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        format!("Get task: the agent answers the task, in {state}; Wire shows the exchange.")
+    );
+    p.click("#wire-subscribe").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        format!("Subscribe to task: the agent answers a stream that opens with the task, in {state}; Wire shows the exchange.")
+    );
+    p.click("#wire-get-task").await;
     // On an earlier state it answers as of then, and says a real one would not.
     p.set_range("#recorded-state", 0).await;
     assert!(p
@@ -899,7 +919,12 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
     p.click("#wire-get-task").await;
     assert_eq!(
         p.text("[data-testid=status]"),
-        "Get task: the agent answers with a Task; Wire shows the exchange."
+        "Get task: the agent answers the task, in TASK_STATE_REJECTED; Wire shows the exchange."
+    );
+    p.click("#wire-list-tasks").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "List tasks: the agent answers 1 task: TASK_STATE_REJECTED; Wire shows the exchange."
     );
     assert_eq!(
         p.text("[data-testid=agent-card-title]"),

@@ -785,6 +785,13 @@ impl Store {
         let target = pos.saturating_add_signed(delta).min(len - 1);
         if target != pos {
             self.seek(target);
+        } else {
+            // A key that moves nothing says why (a button there is off).
+            let end = if delta > 0 { "newest" } else { "first" };
+            self.say(format!(
+                "{} This is the {end} recorded state of this task.",
+                self.describe_state()
+            ));
         }
     }
 

@@ -168,17 +168,41 @@ pub fn WirePanel() -> impl IntoView {
         view_kind.set(kind);
         let answer = messages.with_untracked(|m| {
             let answer = m.last()?;
+            let r = &answer.message["result"];
+            fn state(task: &serde_json::Value) -> &str {
+                task["status"]["state"].as_str().unwrap_or("?")
+            }
             let code = answer.message["error"]["code"].as_i64();
-            Some(match code.and_then(a2a_error) {
-                Some(error) => format!("the agent answers {} ({})", error.name, error.code),
-                None => format!(
-                    "the agent answers with a {}",
-                    answer.payload_type.trim_start_matches("proposal:")
+            Some(match (code.and_then(a2a_error), kind) {
+                (Some(error), _) => format!("{} ({})", error.name, error.code),
+                (None, WireView::Subscribe) => format!(
+                    "a stream that opens with the task, in {}{}",
+                    state(&r["task"]),
+                    if answer.closes_stream {
+                        ", and closes it"
+                    } else {
+                        ""
+                    }
                 ),
+                (None, WireView::ListTasks) => {
+                    let states: Vec<&str> = r["tasks"]
+                        .as_array()
+                        .map(|tasks| tasks.iter().map(state).collect())
+                        .unwrap_or_default();
+                    format!(
+                        "{} task{}: {}",
+                        states.len(),
+                        super::store::plural(states.len()),
+                        states.join(", ")
+                    )
+                }
+                (None, _) => format!("the task, in {}", state(r)),
             })
         });
         if let Some(answer) = answer {
-            store.say(format!("{request}: {answer}; Wire shows the exchange."));
+            store.say(format!(
+                "{request}: the agent answers {answer}; Wire shows the exchange."
+            ));
         }
     };
     // Whether the entry shown is the first (or the last) of the trace.
