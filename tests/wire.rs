@@ -689,6 +689,46 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
 }
 
 #[test]
+fn what_the_agent_answers_an_on_demand_request_in_one_line() {
+    let answer = |m: Vec<WireMessage>| wire::answer(m.last().unwrap());
+    let mut e = with(|c| c.input_gate = 2);
+    run(&mut e, 2);
+    assert_eq!(state(&e), TaskState::Working);
+    assert_eq!(
+        answer(wire::subscribe(&e, START, CORE)),
+        "a stream that opens with the task, in TASK_STATE_WORKING",
+        "a working task's stream stays open"
+    );
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::InputRequired);
+    assert_eq!(
+        answer(wire::subscribe(&e, START, CORE)),
+        "a stream that opens with the task, in TASK_STATE_INPUT_REQUIRED, and closes it"
+    );
+    assert_eq!(
+        answer(wire::get_task(&e, START, CORE)),
+        "the task, in TASK_STATE_INPUT_REQUIRED"
+    );
+    assert_eq!(
+        answer(wire::list_tasks(&e, START, CORE)),
+        "1 task: TASK_STATE_INPUT_REQUIRED"
+    );
+    let mut e = with(|_| {});
+    run(&mut e, 100);
+    e.apply(Action::FollowUp).unwrap();
+    assert_eq!(
+        answer(wire::list_tasks(&e, START, CORE)),
+        "2 tasks: TASK_STATE_SUBMITTED, TASK_STATE_COMPLETED"
+    );
+    e.view_task(0).unwrap();
+    assert_eq!(
+        answer(wire::subscribe(&e, START, CORE)),
+        "UnsupportedOperationError (-32004)",
+        "a terminal task cannot be subscribed to"
+    );
+}
+
+#[test]
 fn on_demand_requests_on_a_live_task() {
     let mut e = with(|c| c.input_gate = 2);
     run(&mut e, 100);

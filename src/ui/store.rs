@@ -105,14 +105,20 @@ impl Replaced {
     }
 }
 
-/// What [`Store::undo_discard`] brings back: the run and experiment as they
-/// were before the action (`label`) that discarded `count` recorded states,
-/// and the run the fresh-start Undo would bring back then.
+/// The page as it is before an action from an earlier state: the run, the
+/// experiment, and the run the fresh-start Undo would bring back then.
 #[derive(Clone)]
-pub struct Discarded {
+struct UndoPoint {
     run: SavedRun,
     exp: Experiment,
     replaced: Option<Box<Replaced>>,
+}
+
+/// What [`Store::undo_discard`] brings back: the page as it was before the
+/// action (`label`) that discarded `count` recorded states.
+#[derive(Clone)]
+pub struct Discarded {
+    point: UndoPoint,
     count: usize,
     label: &'static str,
 }
@@ -315,12 +321,13 @@ impl Store {
     /// What an action from an earlier state may discard, kept within reach
     /// of Undo: the run, the experiment and the run kept for the fresh-start
     /// Undo, as they are before it (the copy is made only there).
-    fn undo_point(&self) -> Option<(SavedRun, Experiment, Option<Box<Replaced>>)> {
+    fn undo_point(&self) -> Option<UndoPoint> {
         self.exp
             .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
-            .map(|exp| {
-                let replaced = self.replaced.get_untracked().map(Box::new);
-                (self.run.get_value(), exp, replaced)
+            .map(|exp| UndoPoint {
+                run: self.run.get_value(),
+                exp,
+                replaced: self.replaced.get_untracked().map(Box::new),
             })
     }
 
@@ -359,16 +366,9 @@ impl Store {
 
     /// Says that the action `label` discarded `count` later recorded states
     /// and offers their Undo, back to `point`.
-    fn offer_undo(
-        &self,
-        (run, exp, replaced): (SavedRun, Experiment, Option<Box<Replaced>>),
-        count: usize,
-        label: &'static str,
-    ) {
+    fn offer_undo(&self, point: UndoPoint, count: usize, label: &'static str) {
         let undo = Discarded {
-            run,
-            exp,
-            replaced,
+            point,
             count,
             label,
         };
@@ -709,9 +709,10 @@ impl Store {
             return;
         };
         let back = undo.back();
-        self.install(undo.run, undo.exp);
+        let UndoPoint { run, exp, replaced } = undo.point;
+        self.install(run, exp);
         // The run a fresh start replaced stays within reach of its own Undo.
-        if let Some(kept) = undo.replaced {
+        if let Some(kept) = replaced {
             let by_open = false;
             self.replaced.set(Some(Replaced { by_open, ..*kept }));
         }

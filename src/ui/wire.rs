@@ -3,9 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use crate::model::{
-    a2a_error, after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry,
-};
+use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
 use crate::wire::{self, PauseEncoding, WireMessage};
 use leptos::prelude::*;
 
@@ -159,47 +157,13 @@ pub fn WirePanel() -> impl IntoView {
             "Nothing on the wire for this entry: it happens inside the agent or the simulator."
         }
     };
-    // An on-demand request: its exchange replaces what was shown, and an
-    // alert about an earlier request is answered.
-    // A request sent on demand: its exchange shows here, and the status
-    // line says what the agent answered (a screen reader hears it).
+    // A request sent on demand: its exchange shows here, an alert about an
+    // earlier request is answered, and the status line says what the agent
+    // answered (a screen reader hears it).
     let on_demand = move |kind: WireView, request: &str| {
         store.alert.set(None);
         view_kind.set(kind);
-        let answer = messages.with_untracked(|m| {
-            let answer = m.last()?;
-            let r = &answer.message["result"];
-            fn state(task: &serde_json::Value) -> &str {
-                task["status"]["state"].as_str().unwrap_or("?")
-            }
-            let code = answer.message["error"]["code"].as_i64();
-            Some(match (code.and_then(a2a_error), kind) {
-                (Some(error), _) => format!("{} ({})", error.name, error.code),
-                (None, WireView::Subscribe) => format!(
-                    "a stream that opens with the task, in {}{}",
-                    state(&r["task"]),
-                    if answer.closes_stream {
-                        ", and closes it"
-                    } else {
-                        ""
-                    }
-                ),
-                (None, WireView::ListTasks) => {
-                    let states: Vec<&str> = r["tasks"]
-                        .as_array()
-                        .map(|tasks| tasks.iter().map(state).collect())
-                        .unwrap_or_default();
-                    format!(
-                        "{} task{}: {}",
-                        states.len(),
-                        super::store::plural(states.len()),
-                        states.join(", ")
-                    )
-                }
-                (None, _) => format!("the task, in {}", state(r)),
-            })
-        });
-        if let Some(answer) = answer {
+        if let Some(answer) = messages.with_untracked(|m| m.last().map(wire::answer)) {
             store.say(format!(
                 "{request}: the agent answers {answer}; Wire shows the exchange."
             ));

@@ -472,6 +472,33 @@ pub fn to_jsonl(messages: &[WireMessage]) -> String {
     out
 }
 
+/// What the agent answered, from the last message of an on-demand request's
+/// exchange: "the task, in TASK_STATE_WORKING", "a stream that opens with the
+/// task, in …[, and closes it]", "2 tasks: …, …", or the error's name and code.
+pub fn answer(m: &WireMessage) -> String {
+    let r = &m.message["result"];
+    let state = |task: &Value| task["status"]["state"].as_str().unwrap_or("?").to_string();
+    if let Some(error) = m.message["error"]["code"].as_i64().and_then(a2a_error) {
+        format!("{} ({})", error.name, error.code)
+    } else if let Some(task) = r.get("task") {
+        let closes = if m.closes_stream {
+            ", and closes it"
+        } else {
+            ""
+        };
+        format!(
+            "a stream that opens with the task, in {}{closes}",
+            state(task)
+        )
+    } else if let Some(tasks) = r["tasks"].as_array() {
+        let states: Vec<String> = tasks.iter().map(state).collect();
+        let s = if tasks.len() == 1 { "" } else { "s" };
+        format!("{} task{s}: {}", tasks.len(), states.join(", "))
+    } else {
+        format!("the task, in {}", state(r))
+    }
+}
+
 /// One friendly line, e.g. `agent → client (SSE): statusUpdate
 /// TASK_STATE_INPUT_REQUIRED — “Please clarify …”`.
 pub fn explain(m: &WireMessage) -> String {
