@@ -1028,6 +1028,38 @@ const V1_METHODS: [&str; 5] = [
     "SubscribeToTask",
 ];
 
+#[test]
+fn a_refused_cancel_that_names_the_paused_state_is_labelled_a_proposal() {
+    for enc in ENCODINGS {
+        let mut e = proposal(|c| {
+            c.worker_accepts_cancellation = false;
+            c.self_park_before = 2;
+        });
+        to_pause(&mut e);
+        assert!(e.apply(Action::RequestCancellation).is_err());
+        let seq = e.trace().last().unwrap().seq;
+        let m = wire::entry_messages_in(&e, seq, START, enc);
+        let err = &m[1].message["error"];
+        assert_eq!(err["code"], -32002);
+        assert_eq!(err["data"][0]["reason"], "TASK_NOT_CANCELABLE");
+        let (payload_type, state) = match enc {
+            PauseEncoding::ProposedCore => ("proposal:error", "TASK_STATE_PAUSED"),
+            PauseEncoding::V1Extension => ("error", "TASK_STATE_WORKING"),
+        };
+        assert_eq!(m[1].payload_type, payload_type, "{enc:?}");
+        assert_eq!(
+            m[1].message["error"]["message"],
+            format!("Task cannot be canceled - current state: {state}")
+        );
+        let labelled = wire::explain(&m[1]).contains("proposal");
+        assert_eq!(
+            labelled,
+            enc == CORE,
+            "plain v1.0 in the extension encoding"
+        );
+    }
+}
+
 fn proposal(f: impl FnOnce(&mut Config)) -> Experiment {
     with(|c| {
         c.pause_proposal = true;

@@ -706,12 +706,17 @@ impl<'a> Walk<'a> {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
                 // a2a-sdk 1.3.0's words: the state the task stays in.
                 let mut m = error(seq, TASK_NOT_CANCELABLE, tid);
+                let state = self.status(seq)["state"].take();
                 m.message["error"]["message"] = format!(
                     "{} - current state: {}",
                     error_text(TASK_NOT_CANCELABLE).message,
-                    self.status(seq)["state"].as_str().unwrap_or_default()
+                    state.as_str().unwrap_or_default()
                 )
                 .into();
+                // Its words name the proposal's PAUSED (core encoding only).
+                if state == TaskState::Paused.name() {
+                    m.payload_type = "proposal:error";
+                }
                 out.push(m);
             }
             Event::Worked { .. } | Event::CompletedAfterResume
