@@ -17,10 +17,10 @@ test('resume an interruption, not a terminal task', async () => {
   assert.match(await text(page, 'notice'), /fresh experiment/);
   await setSpeed(page, '10×');
 
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   // Play stopped by itself and says why.
-  await page.getByRole('button', { name: 'Play' }).waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
   assert.match(await text(page, 'status'), /Playback stopped.*clarification/);
 
   const taskId = await text(page, 'task-id');
@@ -48,7 +48,7 @@ test('resume an interruption, not a terminal task', async () => {
   assert.equal(await text(page, 'context-id'), contextId);
   assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
 
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'task-id'), taskId);
   assert.equal(await text(page, 'context-id'), contextId);
@@ -231,6 +231,18 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   assert.equal(viewed, 2);
   await page.getByRole('button', { name: 'Get task' }).click();
   assert.match(await text(page, 'wire-heading'), /^On demand: GetTask/);
+  // A JSON line too long for the panel wraps under itself, indented, not
+  // back at the panel's left edge.
+  const hangs = await page.getByTestId('wire-messages').evaluate((el) => [...el.querySelectorAll('pre.json > span')]
+    .map((line) => {
+      const range = document.createRange();
+      range.selectNodeContents(line);
+      const rects = [...range.getClientRects()].filter((r) => r.width > 0);
+      return rects.length > 1 ? rects[1].left - rects[0].left : null;
+    })
+    .filter((d) => d !== null));
+  assert.ok(hangs.length > 0, 'a long line wraps');
+  assert.ok(hangs.every((d) => d > 4), `wrapped lines hang: ${hangs}`);
   await page.getByRole('button', { name: 'Previous trace entry' }).click();
   assert.equal(await shownSeq(), viewed - 1);
 
@@ -327,7 +339,7 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await step.click();
   await undo.waitFor();
   assert.match(await text(page, 'undo-discard'), /^Step discarded 2 later recorded states\./);
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await page.getByRole('button', { name: 'Pause playback' }).click();
   assert.equal(await undo.count(), 0, 'a Play ends it');
   // A Play that discarded keeps its Undo while it plays, which brings back
@@ -336,7 +348,7 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   const viewed = await text(page, 'timeline-position');
   const trace = await page.getByTestId('trace').innerText();
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await page.getByTestId('timeline-position').filter({ hasText: /^State [5-9] of/ }).waitFor();
   await page.getByRole('button', { name: 'Pause playback' }).click();
   assert.match(await text(page, 'undo-discard'), /^Play discarded \d+ later recorded states?\./);
@@ -513,7 +525,7 @@ test('Export transcript downloads the whole run as JSON Lines', async () => {
   await waitState(page, 'TASK_STATE_AUTH_REQUIRED');
   await page.getByRole('button', { name: 'Authorize' }).click();
   await setSpeed(page, '10×');
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   await page.getByRole('button', { name: 'New follow-up task' }).click();
   await waitState(page, 'TASK_STATE_SUBMITTED');
@@ -560,7 +572,7 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   };
   await check('idle');
   await page.getByLabel('Speed').selectOption({ label: '0.5×' });
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await page.getByRole('button', { name: 'Pause playback' }).waitFor();
   await check('playing');
   await page.getByRole('button', { name: 'Pause playback' }).click();
@@ -640,7 +652,7 @@ test('the trace follows the newest entry while playing, on a phone too, and leav
         return entries[entries.length - 1].getBoundingClientRect().bottom - ol.getBoundingClientRect().bottom;
       });
     const count = () => page.getByTestId('trace-entry').count();
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     // Sampled through playback, after the entries outgrow the trace.
     const gaps = [];
     for (let i = 0; i < 12; i++) {

@@ -30,7 +30,7 @@ test('the state diagram follows playback and seek', async () => {
 
   await page.getByLabel('Require input before unit').fill('2');
   await page.getByLabel('Speed').selectOption({ label: '10×' });
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await current(page), 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await edgeClass(page, 'SUBMITTED-WORKING'), 'edge taken');
@@ -97,7 +97,7 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   await page.getByLabel('Clarification text').fill('EU only');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
   await page.getByLabel('Speed').selectOption({ label: '10×' });
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_FAILED');
   assert.equal(await bar.locator('rect.work').count(), 3, 'units 1, 2 and the failed part of 3');
   assert.equal(await bar.locator('line.mark.failed').count(), 1);
@@ -238,10 +238,10 @@ test('nothing on the page shifts while a task plays', async () => {
         }
       }).observe({ type: 'layout-shift' });
     });
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
     await page.getByRole('button', { name: 'Supply clarification' }).click();
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_COMPLETED');
     await page.waitForTimeout(300);
     assert.deepEqual(await page.evaluate(() => window.__shifts), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
@@ -412,7 +412,7 @@ test('where Play stops for the client, one click goes to the control that answer
       await page.evaluate(() => window.scrollTo(0, 0));
     };
     assert.equal(await goTo.count(), 0, 'nothing to answer before the task starts');
-    await page.getByRole('button', { name: 'Play' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
     // Play has read the notice of the fresh experiment: it is gone, and
     // covers no control on a phone.
@@ -427,12 +427,17 @@ test('where Play stops for the client, one click goes to the control that answer
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_WORKING');
     assert.equal(await page.locator('#clarification-text').inputValue(), 'Two lines:\nsent with Enter');
-    await page.getByRole('button', { name: 'Play' }).click();
+    // The answer says that Play carries the task on, and links to it.
+    assert.match(await page.locator('#act-clarify-reason').innerText(),
+      /^Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on\./);
+    await answered('Go to Play', 'play');
+    await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_PAUSED');
     await answered('Go to resume', 'act-resume');
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_WORKING');
-    assert.equal(await goTo.count(), 0, 'nothing to answer while it works');
+    // Focus went from the disabled Resume task to the link to Play.
+    assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Go to Play');
     // Enter where the button it presses is disabled sends nothing, and
     // the status line says why.
     const trace = await page.getByTestId('trace').innerText();
@@ -440,6 +445,10 @@ test('where Play stops for the client, one click goes to the control that answer
     assert.equal(await page.getByTestId('trace').innerText(), trace);
     assert.match(await page.getByTestId('status').innerText(),
       /^Enter sent nothing: Supply clarification is off now\. This agent takes clarification only in TASK_STATE_INPUT_REQUIRED/);
+    await goTo.click();
+    await page.keyboard.press('Enter');
+    await waitState(page, 'TASK_STATE_COMPLETED');
+    assert.equal(await goTo.innerText(), 'Go to follow-up', 'the link to Play went as Play ran');
     assertNoErrors(page);
     await page.context().close();
   }

@@ -48,7 +48,7 @@ test('(a) client pause, then resume with the token, completes with the work kept
   await waitState(page, 'TASK_STATE_WORKING');
   assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);
   await page.getByLabel('Speed').selectOption({ label: '10×' });
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   await done(page);
 });
@@ -56,9 +56,9 @@ test('(a) client pause, then resume with the token, completes with the work kept
 test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', async () => {
   const page = await proposalPage({ park: 2 });
   await page.getByLabel('Speed').selectOption({ label: '10×' });
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_PAUSED');
-  await page.getByRole('button', { name: 'Play' }).waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
   assert.match(await text(page, 'status'), /Playback stopped/);
   // Steps would only add waiting minutes: Play is off, and says so by the button.
   assert.ok(await page.locator('#play').isDisabled());
@@ -94,9 +94,9 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
 test('Play stops where a self-park with a timeout takes effect; Play again runs its waiting clock', async () => {
   const page = await proposalPage({ park: 2, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary' });
   await page.getByLabel('Speed').selectOption({ label: '10×' });
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_PAUSED');
-  await page.getByRole('button', { name: 'Play' }).waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
   assert.match(
     await text(page, 'status'),
     /Playback stopped: the task paused\. Resume it or fire its event, or press Play to let its waiting clock run\./,
@@ -105,7 +105,7 @@ test('Play stops where a self-park with a timeout takes effect; Play again runs 
   await page.waitForTimeout(500);
   assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
   assert.ok(!(await page.locator('#play').isDisabled()), 'Play can run the waiting clock');
-  await page.getByRole('button', { name: 'Play' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.match(await page.getByTestId("trace").innerText(), /self-park timeout/);
   await done(page);

@@ -374,6 +374,10 @@ test('every kind of bad link or file is named, and the run in front of the user 
     ['range.json', good.replace('"work_units":4', '"work_units":99'), /Work units must be between 1 and 12/],
     ['illegal.json', good.replace('"script":[', '"script":[{"Act":{"action":"Authorize","ok":true}},'), /step 1 of its script asks for Authorize/],
     ['oversized.json', 'x'.repeat(10 * 1024 * 1024), /10485760 bytes long/],
+    ['nested.json', '['.repeat(10_000), /nests its values too deeply to be a run/],
+    // Its settings as one long string: quoted whole, a word with no break.
+    ['string.json', JSON.stringify({ ...JSON.parse(good), config: JSON.stringify(JSON.parse(good).config) }),
+      /config: invalid type: string/],
   ];
   for (const [name, content, message] of files) {
     const path = join(dir, name);
@@ -384,6 +388,12 @@ test('every kind of bad link or file is named, and the run in front of the user 
     assert.match(alert, /The run on the page is unchanged/);
     assert.doesNotMatch(alert, /\.\./, 'one full stop per sentence');
     assert.deepEqual(await snapshot(page), before, `${name} left the run untouched`);
+    // However long its words, the alert and its Dismiss stay on the screen.
+    const width = page.viewportSize().width;
+    for (const part of [page.getByTestId('alert').locator('p'), page.getByRole('button', { name: 'Dismiss', exact: true })]) {
+      const box = await part.boundingBox();
+      assert.ok(box.x >= 0 && box.x + box.width <= width, `${name}: ${JSON.stringify(box)} within ${width}px`);
+    }
   }
   assertNoErrors(page);
   await page.context().close();

@@ -277,6 +277,10 @@ fn each_kind_of_bad_input_has_its_own_message() {
             "its settings are invalid: Self-park timeout (minutes) must be between 0 and 60, 0 = off (got -1)",
         ),
         (
+            "[".repeat(10_000),
+            "it is not a valid run (it nests its values too deeply to be a run, from line 1, column 128)",
+        ),
+        (
             "not json at all".into(),
             "it is not a valid run (its text is not JSON: it breaks at line 1, column 2)",
         ),

@@ -232,6 +232,13 @@ impl SavedRun {
                 .and_then(|l| serde_json::from_str(l).ok());
             if first.is_some_and(|l| l.get("payloadType").is_some()) {
                 RunError::Transcript
+            } else if e.to_string().starts_with("recursion limit exceeded") {
+                // serde_json stops 128 levels deep; no run nests so deep.
+                RunError::NotJson(format!(
+                    "it nests its values too deeply to be a run, from line {}, column {}",
+                    e.line(),
+                    e.column()
+                ))
             } else {
                 RunError::NotJson(format!(
                     "its text is not JSON: it breaks at line {}, column {}",

@@ -27,6 +27,17 @@ pub fn ActionButton(
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
     let reason_id = format!("{id}-reason");
     let label = untrack(|| action.run(())).label();
+    // The trace entry this button's action recorded last, while it is the
+    // newest: an answer that sets the task running again says that Play or
+    // Step carries it on, with a link to Play (far above on a phone).
+    let sent = RwSignal::new(None::<u32>);
+    let newest = move || store.exp.with(|e| e.trace().last().map(|t| t.seq));
+    let carry_on = move || {
+        let shown = leads && sent.get().is_some() && sent.get() == newest();
+        let idle = !store.playing.get() && !store.exp.with(|e| e.views_the_past());
+        (shown && idle && store.play_verdict().is_ok())
+            .then(|| store.exp.with(|e| e.snapshot().state))
+    };
     view! {
         <div class="action">
             <button
@@ -38,21 +49,34 @@ pub fn ActionButton(
                 on:click=move |_| match on_click {
                     Some(f) => f.run(()),
                     None => {
+                        let before = untrack(newest);
                         store.act(untrack(|| action.run(())));
+                        let after = untrack(newest);
+                        sent.set((after != before).then_some(after).flatten());
                     }
                 }
             >
                 {label}
             </button>
-            <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err()>
-                {move || match verdict.get() {
-                    Ok(()) => hint.get(),
+            <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err() && carry_on().is_none()>
+                {move || match (verdict.get(), carry_on()) {
+                    (_, Some(state)) => format!("Done: the task is {state} now, and Play or Step carries it on."),
+                    (Ok(()), None) => hint.get(),
                     // Said in full once, under Recorded states.
-                    Err(_) if store.exp.with(|e| e.is_read_only()) => {
+                    (Err(_), None) if store.exp.with(|e| e.is_read_only()) => {
                         "A read-only view of an earlier task.".to_string()
                     }
-                    Err(why) => why,
+                    (Err(why), None) => why,
                 }}
+                {move || carry_on().map(|_| view! {
+                    " "
+                    <button class="link" data-testid="go-to-answer" on:click=move |_| {
+                        store.notice.set(None);
+                        super::playback::go_to("play");
+                    }>
+                        "Go to Play"
+                    </button>
+                })}
             </p>
         </div>
     }

@@ -377,7 +377,7 @@ pub fn WirePanel() -> impl IntoView {
                 <pre class="json" tabindex="0" role="region" aria-label="Agent card JSON">
                     {move || {
                         let card = wire::agent_card_in(proposal(), store.pause_encoding.get());
-                        serde_json::to_string_pretty(&card).unwrap_or_default()
+                        json_lines(serde_json::to_string_pretty(&card).unwrap_or_default())
                     }}
                 </pre>
             </details>
@@ -478,9 +478,21 @@ fn render_message(m: &WireMessage, k: usize, n: usize, extension_active: bool) -
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
                 .map(|http| view! { <p class="http">{http}</p> })}
-            <pre class="json" tabindex="0" role="region" aria-label=format!("Message {k} of {n}, JSON: {}", m.payload_type)>{json}</pre>
+            <pre class="json" tabindex="0" role="region" aria-label=format!("Message {k} of {n}, JSON: {}", m.payload_type)>{json_lines(json)}</pre>
         </li>
     }
+}
+
+/// Pretty-printed JSON, one block per line, classed by its indent: a line
+/// too long for the panel (an id, a URI, a text) wraps under itself, two
+/// columns in, rather than back at the left edge.
+fn json_lines(json: String) -> impl IntoView {
+    json.lines()
+        .map(|line| {
+            let indent = (line.len() - line.trim_start().len()).min(16);
+            view! { <span class=format!("l d{indent}")>{line.to_string()}</span> }
+        })
+        .collect_view()
 }
 
 /// Where A2A's spec and its SDKs disagree about this entry, said plainly.
