@@ -350,13 +350,20 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.getByRole('button', { name: 'Supply clarification' }).focus();
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_WORKING');
-  // Focus stays where the button is, on its box with the reason it is off,
-  // in sight; Tab carries on to the next control that can act.
-  assert.equal(await focusedAction(page), 'act-clarify');
-  const box = await page.locator('#act-clarify').boundingBox();
+  // Focus stays where the button is, on the link to Play in the line that
+  // says what was done, in sight; Tab carries on to the next control that
+  // can act.
+  assert.equal(await focusedAnswer(page), 'Go to Play');
+  const box = await page.locator('#act-clarify-reason button').boundingBox();
   assert.ok(box.y >= 0 && box.y + box.height <= 720, `in sight: ${JSON.stringify(box)}`);
   await page.keyboard.press('Tab');
   assert.equal(await page.evaluate(() => document.activeElement.id), 'act-cancel');
+  // Cancelling disables Request cancellation, with nothing to play after:
+  // focus stays on its box, with the reason it is off.
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_CANCELED');
+  assert.equal(await focusedAction(page), 'act-cancel');
+  await page.getByRole('button', { name: 'Restart experiment' }).click();
   // The → key into a gate disables the focused Step as a click does; focus
   // stays in Playback rather than falling to the page.
   await page.getByLabel('Require input before unit').fill('2');
