@@ -538,6 +538,8 @@ test('Export transcript downloads the whole run as JSON Lines', async () => {
   const { readFile } = await import('node:fs/promises');
   const lines = (await readFile(await download.path(), 'utf8')).trim().split('\n').map((l) => JSON.parse(l));
   assert.ok(lines.length >= 6, `${lines.length} lines`);
+  assert.equal(await page.getByTestId('notice').innerText(),
+    `Transcript saved as a2a-transcript.jsonl, in your downloads: ${lines.length} messages of 2 tasks, one JSON object per line.`);
   lines.forEach((l, i) => {
     assert.deepEqual(Object.keys(l), ['seq', 'from', 'transport', 'payloadType', 'message']);
     assert.equal(l.seq, i + 1);

@@ -69,6 +69,7 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download run' }).click(),
   ]);
+  assert.match(await page.getByTestId('notice').innerText(), /^Run saved as a2a-run\.json, in your downloads: Import run opens it/);
   const { readFile } = await import('node:fs/promises');
   const file = join(await tempDir('run-'), 'a2a-run.json');
   await writeFile(file, await readFile(await download.path(), 'utf8'));

@@ -455,11 +455,15 @@ fn shareable(store: Store) -> Option<String> {
 }
 
 /// Offers `text` as the file `name`; alerts when the browser refuses.
-pub fn download(store: Store, name: &str, mime: &str, text: &str) {
+/// Offers `text` as the download `name`; the notice says `done` (what the
+/// file is), or an alert says that the browser refused it.
+pub fn download(store: Store, name: &str, mime: &str, text: &str, done: String) {
     if offer(name, mime, text).is_err() {
         store
             .alert
             .set(Some(format!("The browser refused the download of {name}.")));
+    } else {
+        store.notice.set(Some(done));
     }
 }
 
@@ -564,7 +568,14 @@ pub fn SharePanel() -> impl IntoView {
         let Some(json) = shareable(store) else {
             return;
         };
-        download(store, "a2a-run.json", "application/json", &json);
+        let done = "Run saved as a2a-run.json, in your downloads: Import run opens it, in this browser or another.";
+        download(
+            store,
+            "a2a-run.json",
+            "application/json",
+            &json,
+            done.into(),
+        );
     };
     let import = move |ev: web_sys::Event| {
         let Some(input) = ev

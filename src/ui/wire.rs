@@ -261,10 +261,26 @@ pub fn WirePanel() -> impl IntoView {
             store.started_ms.get_untracked(),
             store.pause_encoding.get_untracked(),
         );
-        let jsonl = store
+        let messages = store
             .exp
-            .with_untracked(|e| wire::to_jsonl(&wire::transcript_in(e, start, enc)));
-        super::persist::download(store, "a2a-transcript.jsonl", "application/jsonl", &jsonl);
+            .with_untracked(|e| wire::transcript_in(e, start, enc));
+        let (n, tasks) = (
+            messages.len(),
+            store.exp.with_untracked(|e| e.tasks().len()),
+        );
+        let done = format!(
+            "Transcript saved as a2a-transcript.jsonl, in your downloads: {n} message{} of {tasks} task{}, one JSON object per line.",
+            super::store::plural(n),
+            super::store::plural(tasks)
+        );
+        let jsonl = wire::to_jsonl(&messages);
+        super::persist::download(
+            store,
+            "a2a-transcript.jsonl",
+            "application/jsonl",
+            &jsonl,
+            done,
+        );
     };
     view! {
         <section class="panel wire" aria-labelledby="wire-h">
