@@ -1132,3 +1132,35 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
 }
+
+/// An answer that sets the task running says that Play or Step carries it
+/// on, with a link to Play, while its entry is the newest: not after the
+/// next Step, and not in a fresh experiment whose trace reaches as far.
+#[wasm_bindgen_test]
+async fn an_answer_says_play_carries_the_task_on_while_it_is_the_newest_entry() {
+    let p = mount().await;
+    let link = "#act-clarify-reason [data-testid=go-to-answer]";
+    p.set_range("#setting-require-input-before-unit", 2).await;
+    while p.state() != "TASK_STATE_INPUT_REQUIRED" {
+        p.click("#step").await;
+    }
+    assert_eq!(p.count(link), 0, "nothing answered yet");
+    p.click("#act-clarify").await;
+    assert!(p
+        .text("#act-clarify-reason")
+        .starts_with("Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on."));
+    assert_eq!(p.text(link), "Go to Play");
+    let entries = p.count("[data-testid=trace-entry]");
+    p.click("#step").await;
+    assert_eq!(p.count(link), 0, "a Step went on");
+    assert!(p
+        .text("#act-clarify-reason")
+        .starts_with("This agent takes clarification only in"));
+    // A fresh experiment (a setting changed) stepped to as many entries.
+    p.set_range("#setting-require-input-before-unit", 0).await;
+    while p.count("[data-testid=trace-entry]") < entries {
+        p.click("#step").await;
+    }
+    assert_eq!(p.count("[data-testid=trace-entry]"), entries);
+    assert_eq!(p.count(link), 0, "nothing was answered in this experiment");
+}

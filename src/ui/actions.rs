@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, PauseMode, Refusal};
+use crate::model::{after_colon, Action, PauseMode, Refusal, TraceEntry};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -30,10 +30,19 @@ pub fn ActionButton(
     // The trace entry this button's action recorded last, while it is the
     // newest: an answer that sets the task running again says that Play or
     // Step carries it on, with a link to Play (far above on a phone).
-    let sent = RwSignal::new(None::<u32>);
-    let newest = move || store.exp.with(|e| e.trace().last().map(|t| t.seq));
+    // Kept with its context: a fresh experiment or a new branch may reach
+    // the same seq with other entries.
+    let sent = RwSignal::new(None::<(String, TraceEntry)>);
+    let newest = move || store.exp.with(|e| e.trace().last().copied());
     let carry_on = move || {
-        let shown = leads && sent.get().is_some() && sent.get() == newest();
+        let shown = leads
+            && sent.with(|s| {
+                s.as_ref().is_some_and(|(context, entry)| {
+                    store
+                        .exp
+                        .with(|e| e.context_id() == context && e.trace().last() == Some(entry))
+                })
+            });
         let idle = !store.playing.get() && !store.exp.with(|e| e.views_the_past());
         (shown && idle && store.play_verdict().is_ok())
             .then(|| store.exp.with(|e| e.snapshot().state))
@@ -51,8 +60,9 @@ pub fn ActionButton(
                     None => {
                         let before = untrack(newest);
                         store.act(untrack(|| action.run(())));
-                        let after = untrack(newest);
-                        sent.set((after != before).then_some(after).flatten());
+                        let after = untrack(newest).filter(|t| Some(*t) != before);
+                        let context = store.exp.with_untracked(|e| e.context_id().to_string());
+                        sent.set(after.map(|t| (context, t)));
                     }
                 }
             >
