@@ -367,6 +367,7 @@ test('every kind of bad link or file is named, and the run in front of the user 
   const { readFile } = await import('node:fs/promises');
   const good = await readFile(await download.path(), 'utf8');
   const dir = await tempDir('runs-');
+  const latin1 = '{"format":"a2a-control-room/run",\n"note":"caf\u00e9"}';
   const files = [
     ['malformed.json', 'not json at all', /not a valid run/],
     ['truncated.json', good.slice(0, good.length / 2), /not a valid run/],
@@ -376,6 +377,9 @@ test('every kind of bad link or file is named, and the run in front of the user 
     ['illegal.json', good.replace('"script":[', '"script":[{"Act":{"action":"Authorize","ok":true}},'), /step 1 of its script asks for Authorize/],
     ['oversized.json', 'x'.repeat(10 * 1024 * 1024), /10485760 bytes long/],
     ['nested.json', '['.repeat(10_000), /nests its values too deeply to be a run/],
+    // A file saved in Latin-1: refused, not opened with its "é" replaced.
+    ['latin1.json', Buffer.from(latin1, 'latin1'),
+      new RegExp(`not UTF-8 text \\(byte ${latin1.indexOf('\u00e9') + 1}, on line 2, is not\\)`)],
     // Its settings as one long string: quoted whole, a word with no break.
     ['string.json', JSON.stringify({ ...JSON.parse(good), config: JSON.stringify(JSON.parse(good).config) }),
       /config: invalid type: string/],

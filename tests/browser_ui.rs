@@ -218,6 +218,25 @@ async fn buttons_follow_the_models_legality_and_show_why() {
 }
 
 #[wasm_bindgen_test]
+async fn steps_reason_is_amber_while_the_task_waits_and_plain_once_it_has_ended() {
+    let p = mount().await;
+    let amber = |p: &Page| p.q(".step-why").class_list().contains("blocked");
+    assert!(!amber(&p), "a task that can Step");
+    p.set_range("#setting-require-input-before-unit", 1).await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
+    assert!(amber(&p), "a task that waits for the client stops Play");
+    p.click("#act-cancel").await;
+    assert_eq!(p.state(), "TASK_STATE_CANCELED");
+    assert!(p.disabled("#step"));
+    assert!(!amber(&p), "a task that has ended is not a warning");
+    drop(p);
+    let p = rejected_task().await;
+    assert!(p.disabled("#step"));
+    assert!(!amber(&p));
+}
+
+#[wasm_bindgen_test]
 async fn a_settings_change_starts_a_fresh_experiment_and_says_so() {
     let p = mount().await;
     p.click("#step").await;

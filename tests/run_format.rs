@@ -353,6 +353,34 @@ fn each_kind_of_bad_input_has_its_own_message() {
     }
 }
 
+#[test]
+fn a_run_file_is_read_as_utf8_text_or_refused_saying_where_it_is_not() {
+    let (_, run) = sample();
+    let good = run.to_json();
+    // The bytes of a saved run read exactly as its text does.
+    assert_eq!(
+        SavedRun::parse_bytes(good.as_bytes()).unwrap(),
+        SavedRun::parse(&good).unwrap()
+    );
+    // "café" saved in Latin-1 on the second line: byte 0xE9 is not UTF-8.
+    let mut latin1 = b"{\"format\":\"a2a-control-room/run\",\n\"note\":\"caf".to_vec();
+    let at = latin1.len() + 1;
+    latin1.extend_from_slice(b"\xe9\"}");
+    let err = SavedRun::parse_bytes(&latin1).unwrap_err();
+    assert_eq!(err, RunError::NotUtf8 { byte: at, line: 2 });
+    assert_eq!(
+        err.to_string(),
+        format!(
+            "it is not UTF-8 text (byte {at}, on line 2, is not); a run is JSON saved as UTF-8"
+        )
+    );
+    // Size is checked first, whatever the bytes.
+    assert_eq!(
+        SavedRun::parse_bytes(&vec![0xff; MAX_RUN_BYTES + 1]).unwrap_err(),
+        RunError::TooLarge(MAX_RUN_BYTES + 1)
+    );
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod fuzz {
     use super::*;

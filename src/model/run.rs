@@ -127,6 +127,12 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
 pub enum RunError {
     TooLarge(usize),
     Empty,
+    /// Bytes that are not UTF-8 text: where the first bad byte is, and on
+    /// which line, counted from 1.
+    NotUtf8 {
+        byte: usize,
+        line: usize,
+    },
     NotJson(String),
     NotARun,
     /// A transcript from *Export transcript*: wire messages, not a run.
@@ -148,6 +154,10 @@ impl fmt::Display for RunError {
                 "it is {n} bytes long; a run is at most {MAX_RUN_BYTES} bytes"
             ),
             RunError::Empty => f.write_str("it is empty"),
+            RunError::NotUtf8 { byte, line } => write!(
+                f,
+                "it is not UTF-8 text (byte {byte}, on line {line}, is not); a run is JSON saved as UTF-8"
+            ),
             RunError::NotJson(e) => write!(f, "it is not a valid run ({e})"),
             RunError::NotARun => write!(f, "it is not an {RUN_FORMAT} file"),
             RunError::Transcript => f.write_str(
@@ -214,6 +224,23 @@ impl SavedRun {
 
     pub fn to_json(&self) -> String {
         serde_json::to_string(self).unwrap_or_default()
+    }
+
+    /// Reads a run from a file's bytes: as [`SavedRun::parse`], once they are
+    /// known to be UTF-8 text (a file in another encoding is refused, not
+    /// read with its characters replaced).
+    pub fn parse_bytes(bytes: &[u8]) -> Result<SavedRun, RunError> {
+        if bytes.len() > MAX_RUN_BYTES {
+            return Err(RunError::TooLarge(bytes.len()));
+        }
+        let text = std::str::from_utf8(bytes).map_err(|e| {
+            let at = e.valid_up_to();
+            RunError::NotUtf8 {
+                byte: at + 1,
+                line: 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count(),
+            }
+        })?;
+        SavedRun::parse(text)
     }
 
     /// Reads a run, checking its size, format and version before anything else.

@@ -592,11 +592,11 @@ pub fn SharePanel() -> impl IntoView {
             let size = file.size() as usize;
             return store.refuse_run("run file", &crate::model::RunError::TooLarge(size));
         }
-        let promise = file.text();
+        let promise = file.array_buffer();
         leptos::task::spawn_local(async move {
             match wasm_bindgen_futures::JsFuture::from(promise).await {
-                Ok(text) => {
-                    if store.load(&text.as_string().unwrap_or_default(), "run file") {
+                Ok(buffer) => {
+                    if store.load_file(&js_sys::Uint8Array::new(&buffer).to_vec()) {
                         say_opened(store, "Imported the run file.");
                     }
                 }

@@ -69,7 +69,15 @@ pub fn PlaybackPanel() -> impl IntoView {
             </div>
             // The reason alone describes Play and Step; the link beside it
             // is a control of its own.
-            <p class="reason step-why" class:blocked=move || step_verdict.get().is_err()>
+            // Amber where the task waits or the run is full; a terminal task
+            // has simply finished, said in the hint's colour.
+            <p
+                class="reason step-why"
+                class:blocked=move || {
+                    step_verdict.get().is_err()
+                        && !store.exp.with(|e| e.snapshot().state.is_terminal())
+                }
+            >
                 <span id="step-reason">{move || match step_verdict.get() {
                     Ok(()) if paused() => match play_verdict.get() {
                         Ok(()) => "The task is paused (proposal): Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),

@@ -811,13 +811,13 @@ impl Store {
         self.navigate(|e| e.view_task(index), ScriptOp::View(index as u32));
     }
 
-    /// Replaces the run with `text` (a link, stored value or file) when it
-    /// reads and replays cleanly; otherwise says why and keeps the current run.
-    pub fn load(&self, text: &str, source: &str) -> bool {
-        match self.open(text) {
+    /// Replaces the run with the run file `bytes` when they read and replay
+    /// cleanly; otherwise says why and keeps the current run.
+    pub fn load_file(&self, bytes: &[u8]) -> bool {
+        match self.replace_with(SavedRun::parse_bytes(bytes)) {
             Ok(()) => true,
             Err(e) => {
-                self.refuse_run(source, &e);
+                self.refuse_run("run file", &e);
                 false
             }
         }
@@ -835,7 +835,11 @@ impl Store {
     /// Replaces the run on the page with the run `text`, or says why it
     /// cannot, leaving everything as it was.
     pub fn open(&self, text: &str) -> Result<(), RunError> {
-        let (run, exp) = SavedRun::parse(text).and_then(|run| run.replay().map(|e| (run, e)))?;
+        self.replace_with(SavedRun::parse(text))
+    }
+
+    fn replace_with(&self, parsed: Result<SavedRun, RunError>) -> Result<(), RunError> {
+        let (run, exp) = parsed.and_then(|run| run.replay().map(|e| (run, e)))?;
         // Runs opened in a row: Undo brings back the one from before them.
         let in_a_row = self
             .replaced
