@@ -218,6 +218,8 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByLabel('Work units').fill('12');
     await page.getByLabel('Seconds per unit').fill('5');
     await page.getByLabel('Require input before unit').fill('2');
+    // Both gates: the reasons under Act's buttons keep their height in each.
+    await page.getByLabel('Require authorization before unit').fill('3');
     await page.getByLabel('Speed').selectOption({ label: '10×' });
     // The settings are drawn before watching: Playwright sets them from script,
     // which the browser does not count as recent input.
@@ -241,6 +243,11 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
     await page.getByRole('button', { name: 'Supply clarification' }).click();
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await waitState(page, 'TASK_STATE_AUTH_REQUIRED');
+    // Where this agent departs from A2A's SHOULD, said beside the way forward.
+    assert.match(await page.locator('#act-authorize-reason').innerText(), /A2A says an agent SHOULD also take messages now; this one does not/);
+    await page.getByRole('button', { name: 'Authorize' }).click();
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_COMPLETED');
     await page.waitForTimeout(300);

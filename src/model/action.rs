@@ -275,9 +275,6 @@ impl fmt::Display for Refusal {
                 "The task is terminal ({s}) and accepts no more messages: {}.",
                 WireError(UNSUPPORTED_OPERATION)
             ),
-            Refusal::NotInputRequired(TaskState::AuthRequired) => f.write_str(
-                "This agent takes clarification only in TASK_STATE_INPUT_REQUIRED; the task is TASK_STATE_AUTH_REQUIRED. (A2A says an agent SHOULD also take messages here, so that the client can negotiate, correct or reject; this one does not.)",
-            ),
             Refusal::NotInputRequired(s) => write!(
                 f,
                 "This agent takes clarification only in TASK_STATE_INPUT_REQUIRED; the task is {s}."

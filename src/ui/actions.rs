@@ -195,7 +195,9 @@ pub fn ActPanel() -> impl IntoView {
             <ActionButton
                 id="act-authorize"
                 action=Callback::new(|()| Action::Authorize)
-                hint="The task waits for authorization: this resumes the same task."
+                // Where the agent departs from a SHOULD of A2A, said where the
+                // user answers the gate (the reason under Supply stays short).
+                hint="Authorization is given out of band; this resumes the same task. A2A says an agent SHOULD also take messages now; this one does not."
                 leads=true
             />
             <ActionButton
