@@ -888,6 +888,12 @@ fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     assert!(svg.contains(r#"class="cursor" data-x="3""#));
     // Positions are percentages of the width (3 of 7 units = 42.8%).
     assert!(svg.contains(r#"x1="42.8%""#), "{svg}");
+    // Waiting, the cursor sits on the gap's label and leaves room for it.
+    assert!(svg.contains(r#">input</text>"#), "{svg}");
+    assert!(
+        svg.contains(r#"y2="40" stroke-dasharray="14 15 40"/>"#),
+        "{svg}"
+    );
     assert!(
         !svg.contains("ahead"),
         "at the newest state nothing is ahead"
@@ -903,6 +909,10 @@ fn the_time_bar_drawing_holds_every_segment_and_the_cursor() {
     assert!(
         svg.contains(r#"y="25" class="ahead">input</text>"#),
         "{svg}"
+    );
+    assert!(
+        !svg.contains("stroke-dasharray"),
+        "a cursor before the wait crosses no label"
     );
     // Inside a unit: its worked part is plain, the rest of it faded.
     e.seek(2).unwrap();

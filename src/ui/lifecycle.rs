@@ -313,6 +313,7 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
     // Per mille of the bar's width.
     let pm = |x: u32| (u64::from(x) * 1000 / u64::from(bar.width)) as u32;
     let mut s = String::with_capacity(2048);
+    let mut on_label = false;
     let _ = write!(
         s,
         "<svg height=\"{BAR_H}\" aria-hidden=\"true\" data-testid=\"timebar-svg\">"
@@ -384,6 +385,11 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
             Some(at) => (Some(at), false),
             None => (place(560), true),
         };
+        // A waiting state sits inside its gap, on the gap's label: the
+        // cursor leaves room for it there.
+        on_label |= at.is_some()
+            && matches!(seg.span, Span::Wait { .. })
+            && bar.side(seg) == Ordering::Equal;
         if let Some((mid, ahead)) = at {
             let class = match (ahead, wide) {
                 (false, false) => "",
@@ -396,9 +402,15 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
     }
     draw_plan(&mut s, bar, &pm);
     let c = Pct(pm(bar.cursor).clamp(2, 998));
+    // Broken from y 14 to 29 over a label: the label's band (text at y 25).
+    let gap = if on_label {
+        " stroke-dasharray=\"14 15 40\""
+    } else {
+        ""
+    };
     let _ = write!(
         s,
-        "<line class=\"cursor\" data-x=\"{}\" x1=\"{c}\" x2=\"{c}\" y1=\"0\" y2=\"40\"/>\
+        "<line class=\"cursor\" data-x=\"{}\" x1=\"{c}\" x2=\"{c}\" y1=\"0\" y2=\"40\"{gap}/>\
          <circle class=\"cursor\" cx=\"{c}\" cy=\"41\" r=\"4\"/>",
         bar.cursor
     );
