@@ -192,7 +192,7 @@ test('(d, e) a timeout on the waiting clock resumes or fails the task', async ()
     await waitState(page, 'TASK_STATE_PAUSED');
     for (let i = 0; i < 5; i++) await click(page, 'step');
     await waitState(page, after);
-    assert.match(await text(page, 'waiting-time'), /^300 s/);
+    assert.match(await text(page, 'waiting-time'), /^5 min$/);
     assert.ok(await page.locator('#act-resume').isDisabled(), 'nothing left to resume');
     assert.match(await page.locator('#act-resume-reason').innerText(), /-3201[01]/);
     await done(page);

@@ -1040,7 +1040,7 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     let token = p.text("[data-testid=resume-token]");
     assert_eq!(token.len(), 36);
     p.click("#step").await; // one minute of waiting
-    assert_eq!(p.text("[data-testid=waiting-time]"), "60 s");
+    assert_eq!(p.text("[data-testid=waiting-time]"), "1 min");
     assert!(p.text("[data-testid=active-time]").starts_with("3 s"));
     p.click("#act-resume-wrong").await;
     let alert = p.text("[data-testid=alert]");

@@ -12,6 +12,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use a2a_control_room::model::*;
 use a2a_control_room::ui::{
     diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
+    waiting_words,
 };
 use common::*;
 use TaskState::*;
@@ -1102,4 +1103,18 @@ fn possible_now_names_only_the_causes_that_could_act_from_here() {
         causes(&e, (Working, Paused)),
         ["the pending pause takes effect"]
     );
+}
+
+#[test]
+fn a_waiting_time_reads_in_minutes_and_hours_as_the_time_bar_counts_it() {
+    for (seconds, words) in [
+        (0, "0 s"),
+        (60, "1 min"),
+        (300, "5 min"),
+        (3600, "1 h"),
+        (37_200, "10 h 20 min"),
+        (90, "1 min 30 s"),
+    ] {
+        assert_eq!(waiting_words(seconds), words, "{seconds} s");
+    }
 }

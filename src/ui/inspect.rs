@@ -77,6 +77,24 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
     });
 }
 
+/// A waiting time as the time bar and trace count it, in minutes (hours
+/// past an hour): "0 s", "5 min", "10 h 20 min"; seconds only where the
+/// wait is not whole minutes.
+pub fn waiting_words(seconds: u32) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 || seconds == 0 {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
+}
+
 #[component]
 pub fn InspectPanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -167,7 +185,7 @@ pub fn InspectPanel() -> impl IntoView {
                 </dd>
                 <dt>"Waiting time"</dt>
                 <dd class="waiting">
-                    <span data-testid="waiting-time">{move || format!("{} s", snap().waiting_s)}</span>
+                    <span data-testid="waiting-time">{move || waiting_words(snap().waiting_s)}</span>
                     // Said always, not only while waiting: a wait just
                     // answered leaves this at 0 s, and that is not a slip.
                     <span class="muted">
