@@ -197,6 +197,15 @@ fn scenarios() -> Vec<(&'static str, Run)> {
     r.run().act(RequestCancellation).probe().act(FollowUp).run();
     add("reject-and-follow-up", r);
 
+    // Follow-ups fail or are rejected too: the follow-up ends as its first task did.
+    let mut r = Run::with(|c| (c.reject_before_execution, c.follow_ups_fail_too) = (true, true));
+    r.run().act(FollowUp).run();
+    add("reject-and-follow-up-rejected-too", r);
+
+    let mut r = Run::with(|c| (c.fail_during, c.follow_ups_fail_too) = (2, true));
+    r.run().act(FollowUp).run();
+    add("fail-and-follow-up-fails-too", r);
+
     let mut r = Run::new(Config::default());
     r.act(RequestCancellation).act(RequestCancellation);
     add("cancel-submitted-twice", r);
@@ -373,6 +382,22 @@ fn proposal_scenarios() -> Vec<(&'static str, Run)> {
     out
 }
 
+/// The matrix exercises every setting and switch away from its default (and
+/// both timeout outcomes and a resume event), or it stops here.
+fn check_coverage<'a>(configs: impl Iterator<Item = &'a Config> + Clone) {
+    let d = Config::default();
+    for s in Setting::ALL {
+        let set = configs.clone().any(|c| c.get(s) != d.get(s));
+        assert!(set, "no scenario sets {}", s.field());
+    }
+    for w in Switch::ALL {
+        let turned = configs.clone().any(|c| c.is_on(w) != d.is_on(w));
+        assert!(turned, "no scenario turns {:?}", w.label());
+    }
+    assert!(configs.clone().any(|c| c.on_timeout != d.on_timeout));
+    assert!(configs.clone().any(|c| c.resume_event != d.resume_event));
+}
+
 fn main() {
     let dir = PathBuf::from(
         std::env::args()
@@ -395,15 +420,17 @@ fn main() {
             wire::agent_card_in(true, enc),
         );
     }
+    let (core, proposal) = (scenarios(), proposal_scenarios());
+    check_coverage(core.iter().chain(&proposal).map(|(_, r)| r.e.config()));
     let mut total = 0;
-    for (name, r) in scenarios() {
+    for (name, r) in core {
         let mut messages = wire::transcript(&r.e, START_MS);
         messages.extend(r.extra);
         total += messages.len();
         let path = dir.join(format!("{name}.jsonl"));
         std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");
     }
-    for (name, r) in proposal_scenarios() {
+    for (name, r) in proposal {
         for (suffix, enc) in encodings {
             let mut messages = wire::transcript_in(&r.e, START_MS, enc);
             messages.extend_from_slice(match enc {
