@@ -362,6 +362,12 @@ fn a_run_file_is_read_as_utf8_text_or_refused_saying_where_it_is_not() {
         SavedRun::parse_bytes(good.as_bytes()).unwrap(),
         SavedRun::parse(&good).unwrap()
     );
+    // As an editor may save it, with a byte order mark first.
+    let with_bom = [&b"\xEF\xBB\xBF"[..], good.as_bytes()].concat();
+    assert_eq!(
+        SavedRun::parse_bytes(&with_bom).unwrap(),
+        SavedRun::parse(&good).unwrap()
+    );
     // "café" saved in Latin-1 on the second line: byte 0xE9 is not UTF-8.
     let mut latin1 = b"{\"format\":\"a2a-control-room/run\",\n\"note\":\"caf".to_vec();
     let at = latin1.len() + 1;
@@ -373,6 +379,15 @@ fn a_run_file_is_read_as_utf8_text_or_refused_saying_where_it_is_not() {
         format!(
             "it is not UTF-8 text (byte {at}, on line 2, is not); a run is JSON saved as UTF-8"
         )
+    );
+    // Where it is not, counted in the file as it is, its mark included.
+    let marked = [&b"\xEF\xBB\xBF"[..], &latin1].concat();
+    assert_eq!(
+        SavedRun::parse_bytes(&marked).unwrap_err(),
+        RunError::NotUtf8 {
+            byte: at + 3,
+            line: 2
+        }
     );
     // Size is checked first, whatever the bytes.
     assert_eq!(

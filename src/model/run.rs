@@ -228,13 +228,17 @@ impl SavedRun {
 
     /// Reads a run from a file's bytes: as [`SavedRun::parse`], once they are
     /// known to be UTF-8 text (a file in another encoding is refused, not
-    /// read with its characters replaced).
+    /// read with its characters replaced). A byte order mark, which some
+    /// editors write at the start of UTF-8 text, is skipped, as a browser
+    /// decoding UTF-8 does.
     pub fn parse_bytes(bytes: &[u8]) -> Result<SavedRun, RunError> {
         if bytes.len() > MAX_RUN_BYTES {
             return Err(RunError::TooLarge(bytes.len()));
         }
-        let text = std::str::from_utf8(bytes).map_err(|e| {
-            let at = e.valid_up_to();
+        let text = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+        let text = std::str::from_utf8(text).map_err(|e| {
+            // Counted in the file as it is, its mark included.
+            let at = bytes.len() - text.len() + e.valid_up_to();
             RunError::NotUtf8 {
                 byte: at + 1,
                 line: 1 + bytes[..at].iter().filter(|&&b| b == b'\n').count(),
