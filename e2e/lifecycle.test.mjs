@@ -265,6 +265,9 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
   await page.getByLabel('Pause mode').selectOption('interrupt_immediate');
   await page.getByRole('button', { name: 'Pause task' }).click();
   await waitState(page, 'TASK_STATE_PAUSED');
+  // Both pause encodings shown, one under the other.
+  await page.getByTestId('wire-compare').locator('summary').click();
+  await page.getByTestId('wire-compare-messages').waitFor();
   const violations = (await axeViolations(page)).map((v) => `${v.id}: ${v.help}`);
   assert.deepEqual(violations, []);
   // Nothing is wider than the phone.

@@ -42,8 +42,16 @@ test('(a) client pause, then resume with the token, completes with the work kept
   await waitState(page, 'TASK_STATE_PAUSED');
   assert.equal(await page.getByTestId('pause-requested').count(), 0, 'in effect, no longer requested');
   assert.match(await text(page, 'pause-details'), /client \(PauseTask\)/);
+  // The Wire panel compares the PAUSED frame with the same pause in v1.0,
+  // opened from the keyboard.
+  await page.getByTestId('wire-compare').locator('summary').focus();
+  await page.keyboard.press('Enter');
+  const compared = page.getByTestId('wire-compare-message');
+  await compared.first().waitFor();
+  assert.deepEqual(await compared.evaluateAll((ms) => ms.map((m) => m.dataset.payloadType)), ['StreamResponse']);
+  assert.match(await compared.innerText(), /"state": "TASK_STATE_WORKING"[\s\S]*extensions\/pause\/v1/);
   const violations = (await axeViolations(page)).map((v) => `${v.id}: ${v.help}`);
-  assert.deepEqual(violations, [], 'axe-core with the proposal on, paused');
+  assert.deepEqual(violations, [], 'axe-core with the proposal on, paused, both encodings shown');
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');
   assert.match(await text(page, 'completed-units'), /^1 \/ 4$/);

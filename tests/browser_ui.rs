@@ -978,6 +978,65 @@ async fn proposal_on(p: &Page) {
     assert!(p.text("#act-pause").contains("Pause task"));
 }
 
+fn compared_types(p: &Page) -> Vec<String> {
+    p.attrs("[data-testid=wire-compare-message]", "data-payload-type")
+}
+
+#[wasm_bindgen_test]
+async fn the_wire_panel_compares_an_exchange_in_both_pause_encodings() {
+    let p = mount().await;
+    assert!(
+        !exists(&p, "[data-testid=wire-compare]"),
+        "only with the proposal on"
+    );
+    proposal_on(&p).await;
+    p.click("#step").await;
+    p.click("#act-pause").await;
+    p.click("#step").await;
+    p.click("#step").await; // unit 1 done: the pause takes effect
+    assert_eq!(p.state(), "TASK_STATE_PAUSED");
+    assert_eq!(payload_types(&p), ["proposal:StreamResponse"]);
+    // Closed, it shows nothing and works nothing out.
+    assert!(compared_types(&p).is_empty());
+    let summary = p.text("[data-testid=wire-compare] summary");
+    assert!(
+        summary.ends_with("v1.0 extension (legal today)"),
+        "{summary}"
+    );
+    p.click("[data-testid=wire-compare] summary").await;
+    sleep(50).await;
+    // Side by side: the proposed core's PAUSED frame, and the same pause as
+    // v1.0 has it, a WORKING task with the pause in metadata.
+    assert_eq!(payload_types(&p), ["proposal:StreamResponse"]);
+    assert_eq!(compared_types(&p), ["StreamResponse"]);
+    let other = p.text("[data-testid=wire-compare-messages]");
+    assert!(
+        other.contains("TASK_STATE_WORKING") && other.contains("extensions/pause/v1"),
+        "{other}"
+    );
+    // Choosing the other encoding swaps the two.
+    p.choose("#pause-encoding", "ext").await;
+    assert_eq!(payload_types(&p), ["StreamResponse"]);
+    assert_eq!(compared_types(&p), ["proposal:StreamResponse"]);
+    assert!(p
+        .text("[data-testid=wire-compare] summary")
+        .ends_with("Proposed core (proposal, not A2A v1.0)"));
+    // An exchange the pause does not touch is the same in both, and says so.
+    p.click("#wire-list-tasks").await;
+    p.click("[aria-label=\"Previous trace entry\"]").await;
+    for _ in 0..10 {
+        p.click("[aria-label=\"Previous trace entry\"]").await;
+    }
+    assert!(p
+        .text("[data-testid=wire-heading]")
+        .starts_with("Trace entry #1 "));
+    assert!(compared_types(&p).is_empty());
+    assert_eq!(
+        p.text("[data-testid=wire-compare-same]"),
+        "The same messages in both encodings: this exchange does not touch the pause."
+    );
+}
+
 #[wasm_bindgen_test]
 async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     let p = mount().await;

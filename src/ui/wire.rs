@@ -40,10 +40,10 @@ pub fn WirePanel() -> impl IntoView {
     let entry = move || shown.with(|t| t.map(|t| t.seq));
     let in_past = move || store.exp.with(Experiment::views_the_past);
     let proposal = move || store.config.with(|c| c.pause_proposal);
-    let messages = Memo::new(move |_| {
+    // The exchange shown, with the pause proposal in `enc`.
+    let exchange = move |enc: PauseEncoding| {
         let start = store.started_ms.get();
         let kind = view_kind.get();
-        let enc = store.pause_encoding.get();
         let seq = entry();
         store.exp.with(|e| match kind {
             WireView::GetTask => wire::get_task(e, start, enc),
@@ -51,7 +51,30 @@ pub fn WirePanel() -> impl IntoView {
             WireView::ListTasks => wire::list_tasks(e, start, enc),
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
+    };
+    let messages = Memo::new(move |_| exchange(store.pause_encoding.get()));
+    // Proposal: the same exchange in the other pause encoding, side by side
+    // with the one chosen; worked out only while it is open.
+    let other_encoding = move || other(store.pause_encoding.get());
+    let compare_open = RwSignal::new(false);
+    let compared = Memo::new(move |_| {
+        if proposal() && compare_open.get() {
+            exchange(other_encoding())
+        } else {
+            Vec::new()
+        }
     });
+    let compared_same = move || {
+        messages.with(|ms| {
+            compared.with(|cs| {
+                ms.len() == cs.len()
+                    && ms
+                        .iter()
+                        .zip(cs)
+                        .all(|(m, c)| m.payload_type == c.payload_type && m.message == c.message)
+            })
+        })
+    };
     let heading = move || match view_kind.get() {
         WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
         WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
@@ -334,10 +357,10 @@ pub fn WirePanel() -> impl IntoView {
                         }
                     >
                         <option value="core" prop:selected=move || store.pause_encoding.get() == PauseEncoding::ProposedCore>
-                            "Proposed core (proposal, not A2A v1.0)"
+                            {encoding_label(PauseEncoding::ProposedCore)}
                         </option>
                         <option value="ext" prop:selected=move || store.pause_encoding.get() == PauseEncoding::V1Extension>
-                            "v1.0 extension (legal today)"
+                            {encoding_label(PauseEncoding::V1Extension)}
                         </option>
                     </select>
                 </div>
@@ -382,12 +405,53 @@ pub fn WirePanel() -> impl IntoView {
                         );
                         ms.iter()
                             .enumerate()
-                            .map(|(i, m)| render_message(m, i + 1, n, active))
+                            .map(|(i, m)| render_message(m, i + 1, n, active, ""))
                             .collect_view()
                             .into_any()
                     }
                 })}
             </ol>
+            <Show when=proposal>
+                <details
+                    class="compare"
+                    data-testid="wire-compare"
+                    prop:open=move || compare_open.get()
+                    on:toggle=move |ev| {
+                        compare_open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"));
+                    }
+                >
+                    <summary>
+                        {move || format!(
+                            "Compare: the same exchange in the other pause encoding, {}",
+                            encoding_label(other_encoding())
+                        )}
+                    </summary>
+                    {move || {
+                        if !compare_open.get() || messages.with(Vec::is_empty) {
+                            return None;
+                        }
+                        if compared_same() {
+                            return Some(view! {
+                                <p class="muted" data-testid="wire-compare-same">
+                                    "The same messages in both encodings: this exchange does not touch the pause."
+                                </p>
+                            }.into_any());
+                        }
+                        let active = wire::activates_pause_extension(true, other_encoding());
+                        Some(view! {
+                            <ol class="messages-list" data-testid="wire-compare-messages">
+                                {compared.with(|cs| {
+                                    let n = cs.len();
+                                    cs.iter()
+                                        .enumerate()
+                                        .map(|(i, m)| render_message(m, i + 1, n, active, encoding_label(other_encoding())))
+                                        .collect_view()
+                                })}
+                            </ol>
+                        }.into_any())
+                    }}
+                </details>
+            </Show>
             <details class="card">
                 <summary data-testid="agent-card-title">{card_title}</summary>
                 <pre class="json" tabindex="0" role="region" aria-label="Agent card JSON">
@@ -402,6 +466,22 @@ pub fn WirePanel() -> impl IntoView {
                 "start plus simulated time; the same experiment always yields the same messages."
             </p>
         </section>
+    }
+}
+
+/// A pause encoding as the page names it.
+fn encoding_label(enc: PauseEncoding) -> &'static str {
+    match enc {
+        PauseEncoding::ProposedCore => "Proposed core (proposal, not A2A v1.0)",
+        PauseEncoding::V1Extension => "v1.0 extension (legal today)",
+    }
+}
+
+/// The pause encoding that is not `enc`.
+fn other(enc: PauseEncoding) -> PauseEncoding {
+    match enc {
+        PauseEncoding::ProposedCore => PauseEncoding::V1Extension,
+        PauseEncoding::V1Extension => PauseEncoding::ProposedCore,
     }
 }
 
@@ -486,15 +566,34 @@ fn listed_before(e: &Experiment) -> Option<String> {
 }
 
 /// Message `k` of the `n` shown.
-fn render_message(m: &WireMessage, k: usize, n: usize, extension_active: bool) -> impl IntoView {
+/// One message of an exchange, `k` of `n`; `compared` names the other
+/// pause encoding it is shown in, beside the chosen one ("" for the chosen).
+fn render_message(
+    m: &WireMessage,
+    k: usize,
+    n: usize,
+    extension_active: bool,
+    compared: &'static str,
+) -> impl IntoView {
     let json = serde_json::to_string_pretty(&m.message).unwrap_or_default();
+    let (testid, label) = if compared.is_empty() {
+        (
+            "wire-message",
+            format!("Message {k} of {n}, JSON: {}", m.payload_type),
+        )
+    } else {
+        (
+            "wire-compare-message",
+            format!("{compared}: message {k} of {n}, JSON: {}", m.payload_type),
+        )
+    };
     view! {
-        <li class=format!("message {}", m.from.as_str()) data-testid="wire-message" data-payload-type=m.payload_type>
+        <li class=format!("message {}", m.from.as_str()) data-testid=testid data-payload-type=m.payload_type>
             <p class="explain">{wire::explain(m)}</p>
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
                 .map(|http| view! { <p class="http">{http}</p> })}
-            <pre class="json" tabindex="0" role="region" aria-label=format!("Message {k} of {n}, JSON: {}", m.payload_type)>{json_lines(json)}</pre>
+            <pre class="json" tabindex="0" role="region" aria-label=label>{json_lines(json)}</pre>
         </li>
     }
 }
