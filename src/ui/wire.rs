@@ -55,7 +55,7 @@ pub fn WirePanel() -> impl IntoView {
     let messages = Memo::new(move |_| exchange(store.pause_encoding.get()));
     // Proposal: the same exchange in the other pause encoding, side by side
     // with the one chosen; worked out only while it is open.
-    let other_encoding = move || other(store.pause_encoding.get());
+    let other_encoding = move || store.pause_encoding.get().other();
     let compare_open = RwSignal::new(false);
     let compared = Memo::new(move |_| {
         if proposal() && compare_open.get() {
@@ -398,16 +398,11 @@ pub fn WirePanel() -> impl IntoView {
                     if ms.is_empty() {
                         view! { <li class="muted">{nothing_sent}</li> }.into_any()
                     } else {
-                        let n = ms.len();
                         let active = wire::activates_pause_extension(
                             proposal(),
                             store.pause_encoding.get(),
                         );
-                        ms.iter()
-                            .enumerate()
-                            .map(|(i, m)| render_message(m, i + 1, n, active, ""))
-                            .collect_view()
-                            .into_any()
+                        render_messages(ms, active, "").into_any()
                     }
                 })}
             </ol>
@@ -440,13 +435,7 @@ pub fn WirePanel() -> impl IntoView {
                         let active = wire::activates_pause_extension(true, other_encoding());
                         Some(view! {
                             <ol class="messages-list" data-testid="wire-compare-messages">
-                                {compared.with(|cs| {
-                                    let n = cs.len();
-                                    cs.iter()
-                                        .enumerate()
-                                        .map(|(i, m)| render_message(m, i + 1, n, active, encoding_label(other_encoding())))
-                                        .collect_view()
-                                })}
+                                {compared.with(|cs| render_messages(cs, active, encoding_label(other_encoding())))}
                             </ol>
                         }.into_any())
                     }}
@@ -474,14 +463,6 @@ fn encoding_label(enc: PauseEncoding) -> &'static str {
     match enc {
         PauseEncoding::ProposedCore => "Proposed core (proposal, not A2A v1.0)",
         PauseEncoding::V1Extension => "v1.0 extension (legal today)",
-    }
-}
-
-/// The pause encoding that is not `enc`.
-fn other(enc: PauseEncoding) -> PauseEncoding {
-    match enc {
-        PauseEncoding::ProposedCore => PauseEncoding::V1Extension,
-        PauseEncoding::V1Extension => PauseEncoding::ProposedCore,
     }
 }
 
@@ -565,9 +546,21 @@ fn listed_before(e: &Experiment) -> Option<String> {
     })
 }
 
-/// Message `k` of the `n` shown.
-/// One message of an exchange, `k` of `n`; `compared` names the other
-/// pause encoding it is shown in, beside the chosen one ("" for the chosen).
+/// The messages of an exchange; `compared` names the other pause encoding
+/// they are shown in, beside the chosen one ("" for the chosen).
+fn render_messages(
+    ms: &[WireMessage],
+    extension_active: bool,
+    compared: &'static str,
+) -> impl IntoView {
+    let n = ms.len();
+    ms.iter()
+        .enumerate()
+        .map(|(i, m)| render_message(m, i + 1, n, extension_active, compared))
+        .collect_view()
+}
+
+/// Message `k` of the `n` of an exchange (see [`render_messages`]).
 fn render_message(
     m: &WireMessage,
     k: usize,

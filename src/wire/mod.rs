@@ -176,6 +176,16 @@ pub enum PauseEncoding {
     V1Extension,
 }
 
+impl PauseEncoding {
+    /// The encoding that is not this one.
+    pub const fn other(self) -> PauseEncoding {
+        match self {
+            PauseEncoding::ProposedCore => PauseEncoding::V1Extension,
+            PauseEncoding::V1Extension => PauseEncoding::ProposedCore,
+        }
+    }
+}
+
 /// The URI of the pause extension (v1.0 encoding of the proposal).
 pub const PAUSE_EXTENSION: &str = "https://a2a-control-room.example/extensions/pause/v1";
 
