@@ -655,14 +655,19 @@ test('the trace follows the newest entry while playing, on a phone too, and leav
       });
     const count = () => page.getByTestId('trace-entry').count();
     await page.getByRole('button', { name: 'Play', exact: true }).click();
-    // Sampled through playback, after the entries outgrow the trace.
+    // Sampled through playback once the entries outgrow the trace, each
+    // sample after a new entry.
+    await trace.evaluate((ol) => new Promise((done) => {
+      const check = () => (ol.scrollHeight > 2 * ol.clientHeight ? done() : requestAnimationFrame(check));
+      check();
+    }));
     const gaps = [];
-    for (let i = 0; i < 12; i++) {
-      await page.waitForTimeout(250);
+    for (let i = 0; i < 8; i++) {
+      const n = await count();
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid=trace-entry]').length > n, n);
       gaps.push(Math.round(await below()));
     }
-    assert.ok(await trace.evaluate((ol) => ol.scrollHeight > 2 * ol.clientHeight), 'the entries outgrow the trace');
-    assert.deepEqual(gaps.slice(4).filter((g) => g > 1), [], `${viewport.width}px: newest entry below the visible end: ${gaps}`);
+    assert.deepEqual(gaps.filter((g) => g > 1), [], `${viewport.width}px: newest entry below the visible end: ${gaps}`);
 
     // A reader who scrolls up stays on the entries they are reading.
     await trace.evaluate((ol) => {
@@ -675,15 +680,19 @@ test('the trace follows the newest entry while playing, on a phone too, and leav
       });
     const seen = await firstSeen();
     const before = await count();
-    await page.waitForTimeout(800);
-    assert.ok((await count()) > before, 'still playing');
+    // Still playing: a few entries later the reader is where they were.
+    await page.waitForFunction((n) => document.querySelectorAll('[data-testid=trace-entry]').length > n + 2, before);
     assert.equal(await firstSeen(), seen);
 
     // Back at the end, it follows again.
     await trace.evaluate((ol) => {
       ol.scrollTop = ol.scrollHeight;
     });
-    await page.waitForTimeout(800);
+    // Following again: the entries that come next stay in view.
+    for (let i = 0; i < 3; i++) {
+      const n = await count();
+      await page.waitForFunction((n) => document.querySelectorAll('[data-testid=trace-entry]').length > n, n);
+    }
     assert.ok((await below()) <= 1, 'following again');
     assertNoErrors(page);
     await page.context().close();

@@ -44,11 +44,9 @@ printf '  control room %s gzip; counter %s gzip; ratio %s (issue budget: within 
   "$(kb $((counter * 3)))"
 
 echo "--- Step latency (Playwright, headless Chromium)"
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
-python3 -m http.server "$port" --bind 127.0.0.1 --directory dist >/dev/null 2>&1 &
-server=$!
-trap 'kill $server 2>/dev/null || true' EXIT
-for _ in $(seq 50); do curl -fs -o /dev/null "http://127.0.0.1:$port/" && break; sleep 0.1; done
+source scripts/static-server.sh
+trap 'kill "${servers[@]}" 2>/dev/null || true' EXIT
+serve dist
 BASE_URL="http://127.0.0.1:$port/" node e2e/bench/latency.mjs
 
 echo "--- opening a long run from a link (Playwright, headless Chromium)"

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A2A v1.0 conformance of the wire view, checked with the official a2a-sdk
-# (pinned in conformance/requirements.txt, venv .venv-conformance/ from
-# `scripts/setup.sh test`, created here if missing):
+# (pinned with all it imports in conformance/requirements.txt, venv
+# .venv-conformance/ from `scripts/setup.sh conformance`, run here):
 #   1. check.py --self-test: known-bad lines (misspelled field, unknown enum,
 #      v0.3 `kind`/`final`, `index`, …) must be rejected, so the check is strict;
 #   2. the scenario matrix of examples/transcripts.rs is written to a temp dir
@@ -10,11 +10,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-venv=.venv-conformance req=conformance/requirements.txt
-if ! cmp -s "$req" "$venv/.requirements-installed"; then
-  echo "conformance: creating $venv from $req"
-  python3 -m venv "$venv" && "$venv/bin/pip" install -q -r "$req" && cp "$req" "$venv/.requirements-installed"
-fi
+bash scripts/setup.sh conformance >/dev/null
+venv=.venv-conformance
 
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT

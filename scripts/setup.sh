@@ -3,6 +3,7 @@
 #   scripts/setup.sh        build/serve tools: wasm32 target, clippy, rustfmt, trunk,
 #                           wasm-bindgen-cli, npm packages (wasm-opt from binaryen)
 #   scripts/setup.sh test   also Chromium + ChromeDriver and the conformance venv
+#   scripts/setup.sh conformance   only the conformance venv
 # May be sourced (`source scripts/setup.sh test`) so that the PATH below carries over.
 # Nothing is downloaded from GitHub: only crates.io, npm, PyPI and Debian's apt.
 
@@ -33,9 +34,25 @@ lock_version() {
     "$ROOT/Cargo.lock"
 }
 
+# Conformance oracle: the official A2A Python SDK and everything it imports, pinned in
+# conformance/requirements.txt; installed again whenever that file changes.
+setup_venv() {
+  local venv="$ROOT/.venv-conformance" req="$ROOT/conformance/requirements.txt"
+  step "python venv .venv-conformance" \
+    "cmp -s '$req' '$venv/.requirements-installed'" \
+    "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$req' && cp '$req' '$venv/.requirements-installed'"
+}
+
 setup_main() {
   local mode=${1:-build}
+  [[ $mode != conformance ]] || { setup_venv; return 0; }
 
+  # The compiler pinned in rust-toolchain.toml (from the Rust dist server, not GitHub).
+  local rust
+  rust=$(sed -n 's/^channel = "\(.*\)"$/\1/p' "$ROOT/rust-toolchain.toml")
+  step "rust $rust (rust-toolchain.toml)" \
+    "rustup toolchain list | grep -q '^$rust-'" \
+    "rustup toolchain install '$rust' --profile minimal -c clippy -c rustfmt -t wasm32-unknown-unknown"
   step "rust target wasm32-unknown-unknown" \
     "rustup target list --installed | grep -qx wasm32-unknown-unknown" \
     "rustup target add wasm32-unknown-unknown"
@@ -72,11 +89,7 @@ setup_main() {
     "[[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]" \
     "apt-get update -qq && apt-get install -y -qq chromium chromium-driver"
 
-  # Conformance oracle: the official A2A Python SDK, pinned in conformance/requirements.txt.
-  local venv="$ROOT/.venv-conformance" req="$ROOT/conformance/requirements.txt"
-  step "python venv .venv-conformance" \
-    "cmp -s '$req' '$venv/.requirements-installed'" \
-    "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$req' && cp '$req' '$venv/.requirements-installed'"
+  setup_venv
 }
 
 setup_main "$@"
