@@ -444,6 +444,9 @@ test('where Play stops for the client, one click goes to the control that answer
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_WORKING');
     assert.equal(await page.locator('#clarification-text').inputValue(), 'Two lines:\nsent with Enter');
+    // As after a click on Supply clarification, now off: focus is on the
+    // link to Play, so Space does not type into the sent message.
+    assert.equal(await focusedAnswer(page), 'Go to Play');
     // The answer says that Play carries the task on, and links to it.
     assert.match(await page.locator('#act-clarify-reason').innerText(),
       /^Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on\./);

@@ -111,7 +111,7 @@ test('Play stops where a self-park with a timeout takes effect; Play again runs 
   );
   // The client's turn: nothing ran past it.
   await page.waitForTimeout(500);
-  assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
   assert.ok(!(await page.locator('#play').isDisabled()), 'Play can run the waiting clock');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
@@ -125,7 +125,7 @@ test('(c) the matching event wakes a conditioned self-park', async () => {
   await waitState(page, 'TASK_STATE_PAUSED');
   await page.getByLabel('Event to fire').fill('build.done');
   await click(page, 'act-fire-event');
-  assert.match(await text(page, 'task-state'), /TASK_STATE_PAUSED/);
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
   assert.match(await text(page, 'status'), /nothing waits for the event “build\.done”; nothing changed/);
   // A pasted name too long for any task is kept whole and refused, not cut
   // short to a name that might wake the wrong wait.

@@ -291,7 +291,7 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
     /could not be opened: .*storage is full\), so it stays under “a2a-control-room\/run” until the run on this page changes and is saved there\./,
   );
   const checkpoint = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
-  await page.waitForTimeout(600); // past the save a change would make
+  await settle(page); // past any save a change would have made
   assert.equal(await checkpoint(), corrupt, 'the fresh run is not saved over it');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
@@ -374,7 +374,7 @@ test('every kind of bad link or file is named, and the run in front of the user 
     ['version.json', good.replace('"version":1', '"version":7'), /format version 7/],
     ['other.json', '{"format":"something-else","version":1}', /not an a2a-control-room\/run file/],
     ['range.json', good.replace('"work_units":4', '"work_units":99'), /Work units must be between 1 and 12/],
-    ['illegal.json', good.replace('"script":[', '"script":[{"Act":{"action":"Authorize","ok":true}},'), /step 1 of its script asks for Authorize/],
+    ['illegal.json', good.replace('"script":[', '"script":[{"Act":{"action":"Authorize","ok":true}},'), /item 1 of its script asks for Authorize/],
     ['oversized.json', 'x'.repeat(10 * 1024 * 1024), /10485760 bytes long/],
     ['nested.json', '['.repeat(10_000), /nests its values too deeply to be a run/],
     // A file saved in Latin-1: refused, not opened with its "é" replaced.

@@ -324,7 +324,7 @@ proptest! {
                         prop_assert_eq!(res, Err(r), "apply refuses what legality refuses");
                     }
                     match res {
-                        Err(_) | Ok(Applied::Unchanged) => {
+                        Err(_) | Ok(Applied::Unchanged(_)) => {
                             prop_assert_eq!(e.tasks(), before.tasks(), "refusals record nothing");
                             prop_assert_eq!(e.trace().len(), before.trace().len() + 1, "but are traced");
                             prop_assert!(!would, "would_record foresaw a record");

@@ -455,7 +455,7 @@ fn failure_lands_mid_unit_and_the_unit_is_not_counted() {
             .no_artifact_reason()
             .unwrap()
             .contains("failed during unit 3"));
-        assert!(!e.failed_from_pause());
+        assert_eq!(e.failed_unit(), Some(3));
     }
 }
 
@@ -476,6 +476,14 @@ fn accepted_cancellation_cancels_with_no_artifact_even_after_units_finished() {
     let why = e.no_artifact_reason().unwrap();
     assert!(why.contains("2 / 4 units were done"), "{why}");
     assert!(why.contains("only at completion"), "{why}");
+    // Canceled before any work: no work was lost, and it is not said so.
+    let mut e = exp(cfg());
+    e.apply(Action::Step).unwrap();
+    e.apply(Action::RequestCancellation).unwrap();
+    assert_eq!(
+        e.no_artifact_reason().unwrap(),
+        "None: the task was canceled before any unit was done."
+    );
 }
 
 #[test]

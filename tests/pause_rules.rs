@@ -102,7 +102,7 @@ fn finish_step_waits_for_the_in_flight_unit() {
     e.apply(pause(PauseMode::FinishStep)).unwrap();
     assert_eq!(
         e.trace().last().unwrap().outcome,
-        Outcome::Unchanged,
+        Outcome::Unchanged(NoChange::PauseAlreadyRequested),
         "asking again while pending changes nothing"
     );
     steps(&mut e, 1);
@@ -267,7 +267,7 @@ fn only_the_matching_event_wakes_a_conditioned_self_park() {
     assert!(e.snapshot().pause.unwrap().event);
     assert_eq!(
         e.apply(Action::FireEvent("build.done".into())),
-        Ok(Applied::Unchanged)
+        Ok(Applied::Unchanged(NoChange::NoTaskWaitsForEvent))
     );
     assert_eq!(state(&e), TaskState::Paused);
     let traced = e.trace().last().unwrap().outcome_text();
@@ -328,7 +328,7 @@ fn a_timeout_resumes_with_summary_or_fails() {
     steps(&mut e, 1);
     assert_eq!(state(&e), TaskState::Failed);
     // Said as the pause's end, not as a failed unit.
-    assert!(e.failed_from_pause());
+    assert_eq!(e.failed_unit(), None);
     let why = e.no_artifact_reason().unwrap();
     assert!(why.contains("the pause timed out"), "{why}");
     assert!(!why.contains("failed during unit"), "{why}");
@@ -393,7 +393,7 @@ fn pausing_a_paused_task_returns_the_current_pause() {
     let (t, records) = (token(&e), e.viewed_task().records().len());
     assert_eq!(
         e.apply(pause(PauseMode::InterruptImmediate)),
-        Ok(Applied::Unchanged)
+        Ok(Applied::Unchanged(NoChange::AlreadyPaused))
     );
     assert_eq!(token(&e), t);
     assert_eq!(e.viewed_task().records().len(), records);

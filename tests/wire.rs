@@ -726,6 +726,24 @@ fn what_the_agent_answers_an_on_demand_request_in_one_line() {
         "UnsupportedOperationError (-32004)",
         "a terminal task cannot be subscribed to"
     );
+    // The proposal's state is said to be one (in the core encoding, where
+    // the task shows it).
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "hold").unwrap();
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(
+        answer(wire::get_task(&e, START, CORE)),
+        "the task, in TASK_STATE_PAUSED (proposal)"
+    );
+    assert_eq!(
+        answer(wire::list_tasks(&e, START, CORE)),
+        "1 task: TASK_STATE_PAUSED (proposal)"
+    );
+    assert_eq!(
+        answer(wire::get_task(&e, START, PauseEncoding::V1Extension)),
+        "the task, in TASK_STATE_WORKING"
+    );
 }
 
 #[test]
@@ -1051,12 +1069,12 @@ fn a_refused_cancel_that_names_the_paused_state_is_labelled_a_proposal() {
             m[1].message["error"]["message"],
             format!("Task cannot be canceled - current state: {state}")
         );
-        let labelled = wire::explain(&m[1]).contains("proposal");
-        assert_eq!(
-            labelled,
-            enc == CORE,
-            "plain v1.0 in the extension encoding"
-        );
+        // A paused task's cancel is the proposal's in both encodings.
+        let label = match enc {
+            PauseEncoding::ProposedCore => ", proposal)",
+            PauseEncoding::V1Extension => ", pause extension, a proposal)",
+        };
+        assert!(wire::explain(&m[1]).contains(label), "{enc:?}");
     }
 }
 
@@ -1116,7 +1134,7 @@ fn scenario_c() -> Experiment {
     to_pause(&mut e);
     assert_eq!(
         e.apply(Action::FireEvent("ci.done".into())),
-        Ok(Applied::Unchanged)
+        Ok(Applied::Unchanged(NoChange::NoTaskWaitsForEvent))
     );
     e.apply(Action::FireEvent("pr.merged".into())).unwrap();
     run(&mut e, 100);
@@ -1176,7 +1194,7 @@ fn scenario_h() -> Experiment {
     pause(&mut e, PauseMode::FinishStep, "budget exceeded").unwrap();
     assert_eq!(
         pause(&mut e, PauseMode::InterruptImmediate, "again"),
-        Ok(Applied::Unchanged)
+        Ok(Applied::Unchanged(NoChange::AlreadyPaused))
     );
     e
 }
@@ -1277,7 +1295,9 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 // No v1.0 peer knows the state, not even as a string.
                 assert!(!text.contains("TASK_STATE_PAUSED"), "{text}");
                 // Plain v1.0, yet each line carrying the extension, or
-                // answering a request that does, says it is the proposal's.
+                // answering a request that does, says it is the proposal's
+                // (as does a transition only a pause makes: see
+                // `transitions_only_the_pause_lifecycle_makes_…`).
                 let said = wire::explain(m);
                 let answers_extension = method(m).is_none()
                     && m.transport == Transport::JsonRpc
@@ -1288,7 +1308,7 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 assert_eq!(
                     said.contains("(JSON-RPC, pause extension, a proposal)")
                         || said.contains("(SSE, pause extension, a proposal)"),
-                    carries_extension(&m.message) || answers_extension,
+                    carries_extension(&m.message) || answers_extension || m.of_pause.is_some(),
                     "{said}"
                 );
                 // The client activates the extension on every request it
@@ -1866,7 +1886,10 @@ fn h_re_pause_returns_the_current_pause_in_both_encodings() {
         .iter()
         .filter(|t| matches!(t.event, Event::PauseRequested { .. }))
         .collect();
-    assert_eq!(entries[1].outcome, Outcome::Unchanged);
+    assert_eq!(
+        entries[1].outcome,
+        Outcome::Unchanged(NoChange::AlreadyPaused)
+    );
     for enc in ENCODINGS {
         let first = wire::entry_messages_in(&e, entries[0].seq, START, enc);
         let again = wire::entry_messages_in(&e, entries[1].seq, START, enc);
@@ -2085,6 +2108,72 @@ fn the_task_a_pause_or_resume_returns_has_its_history_as_every_other_task_reply(
         for task in replies {
             let first = &task["history"][0];
             assert_eq!(first["role"], "ROLE_USER", "{enc:?}: {task}");
+        }
+    }
+}
+
+#[test]
+fn transitions_only_the_pause_lifecycle_makes_are_said_to_be_the_proposals() {
+    // A pause's timeout failing the task; a paused task canceled; the
+    // completion a wait_for_completion resume lets happen. Their JSON is
+    // plain v1.0 (read by the strict check), yet the page says whose they are.
+    let timed_out = scenario_e();
+    let mut canceled = proposal(|_| {});
+    steps(&mut canceled, 3);
+    pause(&mut canceled, PauseMode::FinishStep, "hold").unwrap();
+    canceled.apply(Action::RequestCancellation).unwrap();
+    let mut completed = proposal(|_| {});
+    steps(&mut completed, 4);
+    pause(&mut completed, PauseMode::WaitForCompletion, "later").unwrap();
+    to_pause(&mut completed);
+    let t = completed.resume_token().unwrap().to_string();
+    resume(&mut completed, &t, None).unwrap();
+    run(&mut completed, 100);
+    let cases = [
+        (&timed_out, Event::TimedOut, 1, "TASK_STATE_FAILED"),
+        (&canceled, Event::CancelRequested, 3, "TASK_STATE_CANCELED"),
+        (
+            &completed,
+            Event::CompletedAfterResume,
+            2,
+            "TASK_STATE_COMPLETED",
+        ),
+    ];
+    for (e, event, n, ended) in cases {
+        for enc in ENCODINGS {
+            let m: Vec<WireMessage> = e
+                .trace()
+                .iter()
+                .filter(|t| t.event == event)
+                .flat_map(|t| wire::entry_messages_in(e, t.seq, START, enc))
+                .collect();
+            assert_eq!(m.len(), n, "{ended} {enc:?}");
+            assert!(m.iter().any(|m| m.message.to_string().contains(ended)));
+            let label = match enc {
+                PauseEncoding::ProposedCore => ", proposal)",
+                PauseEncoding::V1Extension => ", pause extension, a proposal)",
+            };
+            for m in &m {
+                assert!(!m.payload_type.starts_with("proposal:"), "plain v1.0");
+                assert!(!m.message.to_string().contains("PAUSE"), "plain v1.0");
+                let said = wire::explain(m);
+                assert!(said.contains(label), "{said}");
+            }
+        }
+    }
+    // The same requests and frames outside a pause are v1.0's alone.
+    let mut plain = proposal(|_| {});
+    steps(&mut plain, 3);
+    plain.apply(Action::RequestCancellation).unwrap();
+    let mut done = proposal(|_| {});
+    run(&mut done, 100);
+    for enc in ENCODINGS {
+        for m in msgs_of(&plain, |v| *v == Event::CancelRequested, enc)
+            .iter()
+            .chain(&msgs_of(&done, |v| matches!(v, Event::Worked { .. }), enc))
+        {
+            let said = wire::explain(m);
+            assert!(!said.contains("proposal"), "{said}");
         }
     }
 }

@@ -6,7 +6,7 @@ use super::ids::IdSource;
 use super::pause::{EventName, Initiator, OnTimeout, PauseMode, PendingPause};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
-use super::trace::{Actor, Event, Outcome, TraceEntry};
+use super::trace::{Actor, Event, NoChange, Outcome, TraceEntry};
 use std::fmt;
 
 /// The most trace entries one run keeps (a paused task could step forever).
@@ -25,9 +25,8 @@ pub const MAX_APPLIED: u64 = 1_000_000;
 pub enum Applied {
     /// It recorded this many new states (after discarding `discarded` later ones).
     Recorded { states: usize, discarded: usize },
-    /// It was accepted and changed nothing (proposal: PauseTask on a task
-    /// already paused or pausing, an event no task waits for).
-    Unchanged,
+    /// It was accepted and changed nothing, for this reason (proposal).
+    Unchanged(NoChange),
 }
 
 /// A seek outside the recorded states or the task list.
@@ -433,32 +432,38 @@ impl Experiment {
             .filter_map(|p| self.stored_text(p.token))
     }
 
-    /// Whether `action` would record new states (`Ok(true)`), be accepted
-    /// without change (`Ok(false)`), or be refused.
-    fn effect(&self, action: &Action) -> Result<bool, Refusal> {
+    /// Whether `action` would record new states (`Ok(None)`), be accepted
+    /// without change (`Ok(Some(why))`), or be refused.
+    fn effect(&self, action: &Action) -> Result<Option<NoChange>, Refusal> {
         self.legality(action)?;
-        match action {
+        let snap = self.snapshot();
+        Ok(match action {
             Action::RequestCancellation if !self.config.worker_accepts_cancellation => {
-                Err(Refusal::WorkerRefusedCancellation)
+                return Err(Refusal::WorkerRefusedCancellation)
             }
             // Pausing a paused task (or one whose pause is already pending)
             // returns the current pause: idempotent.
-            Action::PauseTask { .. } => {
-                let snap = self.snapshot();
-                Ok(snap.state != TaskState::Paused && snap.pending.is_none())
+            Action::PauseTask { .. } if snap.state == TaskState::Paused => {
+                Some(NoChange::AlreadyPaused)
             }
-            Action::FireEvent(name) => Ok(self
-                .snapshot()
-                .pause
-                .is_some_and(|p| p.event && self.config.resume_event.as_str() == name.trim())),
-            _ => Ok(true),
-        }
+            Action::PauseTask { .. } if snap.pending.is_some() => {
+                Some(NoChange::PauseAlreadyRequested)
+            }
+            Action::FireEvent(name)
+                if !snap.pause.is_some_and(|p| {
+                    p.event && self.config.resume_event.as_str() == name.trim()
+                }) =>
+            {
+                Some(NoChange::NoTaskWaitsForEvent)
+            }
+            _ => None,
+        })
     }
 
     /// Whether `action`, taken now, would record a new state (neither
     /// refused nor accepted without change).
     pub fn would_record(&self, action: &Action) -> bool {
-        matches!(self.effect(action), Ok(true))
+        matches!(self.effect(action), Ok(None))
     }
 
     /// Carries out `action` on the viewed state, tracing it whatever happens
@@ -474,13 +479,13 @@ impl Experiment {
                 }
                 Err(refusal)
             }
-            Ok(false) => {
+            Ok(Some(why)) => {
                 if room {
-                    self.trace_only(action, Outcome::Unchanged);
+                    self.trace_only(action, Outcome::Unchanged(why));
                 }
-                Ok(Applied::Unchanged)
+                Ok(Applied::Unchanged(why))
             }
-            Ok(true) => {
+            Ok(None) => {
                 let discarded = self.discard_later();
                 // Each recorded state takes one sequence number.
                 let before = self.next_seq;
@@ -551,13 +556,17 @@ impl Experiment {
             TaskState::AuthRequired => {
                 format!("Not yet: waiting for authorization ({done} / {n} units done).")
             }
-            TaskState::Failed if self.failed_from_pause() => format!(
-                "None: the pause timed out and the task failed ({done} / {n} units done) (proposal); this agent streams its artifact only at completion."
-            ),
-            TaskState::Failed => format!(
-                "None: the task failed during unit {}; a failed unit is not counted, and this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a failed task).",
-                done + 1
-            ),
+            TaskState::Failed => match self.failed_unit() {
+                Some(unit) => format!(
+                    "None: the task failed during unit {unit}; a failed unit is not counted, and this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a failed task)."
+                ),
+                None => format!(
+                    "None: the pause timed out and the task failed ({done} / {n} units done) (proposal); this agent streams its artifact only at completion."
+                ),
+            },
+            TaskState::Canceled if done == 0 => {
+                "None: the task was canceled before any unit was done.".into()
+            }
             TaskState::Canceled => format!(
                 "None: {done} / {n} units were done, but this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a canceled task)."
             ),
@@ -585,14 +594,14 @@ impl Experiment {
             .windows(2)
             .filter(|w| {
                 let (a, b) = (w[0].snap.state, w[1].snap.state);
-                (a.is_interrupted() || a == TaskState::Paused) && b == TaskState::Working
+                a.is_waiting() && b == TaskState::Working
             })
             .count()
     }
 
     /// Whether the viewed state is a failure that ended a pause (the
     /// proposal's timeout with `fail`) rather than a failed unit.
-    pub fn failed_from_pause(&self) -> bool {
+    fn failed_from_pause(&self) -> bool {
         let records = self.viewed_task().records();
         self.snapshot().state == TaskState::Failed
             && self
@@ -601,13 +610,22 @@ impl Experiment {
                 .is_some_and(|p| records[p].snap.state == TaskState::Paused)
     }
 
+    /// The unit the viewed task failed on, if it is FAILED by a unit's work
+    /// (the next after its completed units, which a failed unit is not
+    /// among); a pause that timed out (proposal) failed no unit.
+    pub fn failed_unit(&self) -> Option<u8> {
+        let snap = self.snapshot();
+        (snap.state == TaskState::Failed && !self.failed_from_pause())
+            .then_some(snap.completed_units + 1)
+    }
+
     // ---- internals -------------------------------------------------------
 
     fn perform(&mut self, action: Action) {
         let snap = *self.snapshot();
+        let config = self.task_config();
         match action {
             Action::Step => {
-                let config = self.task_config();
                 snap.step(&config, |before, next, event| {
                     self.record_agent(event, before, next)
                 });
@@ -648,9 +666,9 @@ impl Experiment {
                 let reason = self.text(reason);
                 let event = Event::PauseRequested { mode };
                 let now = mode == PauseMode::InterruptImmediate
-                    || (mode == PauseMode::FinishStep && snap.seconds_into_unit(&self.config) == 0);
+                    || (mode == PauseMode::FinishStep && snap.seconds_into_unit(&config) == 0);
                 let mut next = if now {
-                    snap.paused(&self.config, Initiator::Client, mode, reason)
+                    snap.paused(&config, Initiator::Client, mode, reason)
                 } else {
                     Snapshot {
                         pending: Some(PendingPause { mode, reason }),

@@ -302,7 +302,7 @@ impl TimeBar {
         let mut wait: Option<(TaskState, u32, usize)> = None;
         for (i, pair) in records.windows(2).enumerate() {
             let (a, b) = (pair[0].snap, pair[1].snap);
-            if is_waiting(a.state) {
+            if a.state.is_waiting() {
                 let w = wait.get_or_insert((a.state, 0, i));
                 w.1 += (b.waiting_s - a.waiting_s) / super::pause::SECS_PER_MINUTE;
                 if b.state != Paused || a.state != Paused {
@@ -327,7 +327,7 @@ impl TimeBar {
             bar.record_x[i + 1] = x;
         }
         let last = records[records.len() - 1].snap;
-        if is_waiting(last.state) {
+        if last.state.is_waiting() {
             // Still waiting at the branch's end: an open gap.
             let w = wait.unwrap_or((last.state, 0, records.len() - 1));
             x = bar.close_wait(x, w, records.len());
@@ -362,7 +362,7 @@ impl TimeBar {
         }
         bar.width = x.max(1);
         bar.cursor = bar.record_x[exp.position()];
-        bar.in_wait = is_waiting(records[exp.position()].snap.state);
+        bar.in_wait = records[exp.position()].snap.state.is_waiting();
         bar
     }
 
@@ -460,11 +460,6 @@ impl TimeBar {
             n => last_at(xs[n]),
         }
     }
-}
-
-/// Whether the task waits in this state (an interruption or a pause).
-fn is_waiting(state: TaskState) -> bool {
-    state.is_interrupted() || state == Paused
 }
 
 /// The plan still ahead of a task at `last`, whose planned outline starts

@@ -37,4 +37,4 @@ pub use run::{
 };
 pub use state::TaskState;
 pub use task::{Artifact, Record, Snapshot, Task};
-pub use trace::{Actor, Event, Outcome, TraceEntry};
+pub use trace::{Actor, Event, NoChange, Outcome, TraceEntry};

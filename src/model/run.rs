@@ -140,8 +140,10 @@ pub enum RunError {
     WrongVersion(i64),
     BadConfig(ConfigError),
     BadStart(i64),
+    /// Item `item` of the script (counted from 1) did not do what the run
+    /// says it did.
     BadScript {
-        step: usize,
+        item: usize,
         what: String,
     },
 }
@@ -172,7 +174,7 @@ impl fmt::Display for RunError {
                 f,
                 "its start time {ms} is not between 0 (1970) and {MAX_STARTED_MS} (the year 3000) milliseconds"
             ),
-            RunError::BadScript { step, what } => write!(f, "step {step} of its script {what}"),
+            RunError::BadScript { item, what } => write!(f, "item {item} of its script {what}"),
         }
     }
 }
@@ -318,15 +320,15 @@ impl SavedRun {
     }
 
     /// Replays the script on a fresh experiment. Any op that does not do
-    /// what the run says it did is an error naming the step.
+    /// what the run says it did is an error naming the item.
     pub fn replay(&self) -> Result<Experiment, RunError> {
         let mut e = Experiment::new(self.config, self.ids.clone()).map_err(RunError::BadConfig)?;
         for (i, op) in self.script.iter().enumerate() {
-            let step = i + 1;
+            let item = i + 1;
             // The reason ends the sentence the page builds around it: no
             // full stop, and no capital in the middle of it.
             let bad = |what: String| RunError::BadScript {
-                step,
+                item,
                 what: what.trim_end_matches('.').to_string(),
             };
             // Said with the item as the file writes it, counted from 0,

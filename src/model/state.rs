@@ -63,7 +63,8 @@ impl TaskState {
         }
     }
 
-    /// A short human label, e.g. "Input required".
+    /// A short human label, e.g. "Input required" (shown beside the name,
+    /// whose Display says "(proposal)" where it applies).
     pub const fn label(self) -> &'static str {
         match self {
             TaskState::Submitted => "Submitted",
@@ -74,7 +75,7 @@ impl TaskState {
             TaskState::InputRequired => "Input required",
             TaskState::Rejected => "Rejected",
             TaskState::AuthRequired => "Authorization required",
-            TaskState::Paused => "Paused (proposal)",
+            TaskState::Paused => "Paused",
         }
     }
 
@@ -89,6 +90,12 @@ impl TaskState {
     /// INPUT_REQUIRED and AUTH_REQUIRED wait for the client and resume the same task.
     pub const fn is_interrupted(self) -> bool {
         matches!(self, TaskState::InputRequired | TaskState::AuthRequired)
+    }
+
+    /// Whether the task waits in this state: an interruption, or a pause
+    /// (proposal).
+    pub const fn is_waiting(self) -> bool {
+        self.is_interrupted() || matches!(self, TaskState::Paused)
     }
 
     /// Whether the state exists only in the pause/resume proposal.

@@ -88,14 +88,25 @@ pub enum Event {
     CompletedAfterResume,
 }
 
+/// Why an accepted request changed nothing (all in the pause/resume
+/// proposal, where these requests are idempotent).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NoChange {
+    /// PauseTask on a task already PAUSED: the current pause is returned.
+    AlreadyPaused,
+    /// PauseTask while an earlier pause waits for its step to finish.
+    PauseAlreadyRequested,
+    /// An event that no paused task waits for.
+    NoTaskWaitsForEvent,
+}
+
 /// How an entry ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
     /// It happened and recorded a new state.
     Done,
-    /// It was accepted but changed nothing: PauseTask on a task already
-    /// paused or pausing (proposal), or an event no task waits for (proposal).
-    Unchanged,
+    /// It was accepted but changed nothing, for this reason.
+    Unchanged(NoChange),
     /// It was refused; nothing changed.
     Refused(Refusal),
 }
@@ -107,7 +118,7 @@ impl Outcome {
     pub const fn on_wire(self) -> bool {
         match self {
             Outcome::Refused(r) => r.code().is_some(),
-            Outcome::Done | Outcome::Unchanged => true,
+            Outcome::Done | Outcome::Unchanged(_) => true,
         }
     }
 }
@@ -208,10 +219,10 @@ impl TraceEntry {
         match self.outcome {
             Outcome::Done => "ok".into(),
             // An event nothing waits for is not a repeat of anything.
-            Outcome::Unchanged if self.event == Event::EventFired => {
+            Outcome::Unchanged(NoChange::NoTaskWaitsForEvent) => {
                 "no effect: nothing waits for this event".into()
             }
-            Outcome::Unchanged => "unchanged (idempotent)".into(),
+            Outcome::Unchanged(_) => "unchanged (idempotent)".into(),
             // A refusal the agent answers names its error and code itself.
             Outcome::Refused(r) => format!("refused: {r}"),
         }

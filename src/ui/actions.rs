@@ -115,7 +115,16 @@ fn TextField(
             return;
         };
         if !button.has_attribute("disabled") {
-            button.unchecked_into::<web_sys::HtmlElement>().click();
+            let button = button.unchecked_into::<web_sys::HtmlElement>();
+            button.click();
+            // Focus goes where a click on the button would take it once the
+            // answer has turned the button off (to "Go to Play" when the task
+            // runs again); while it is still on, the field keeps it.
+            request_animation_frame(move || {
+                if button.has_attribute("disabled") {
+                    super::app::refocus_from(&button);
+                }
+            });
             return;
         }
         // The button's own reason line, as it is shown under it.

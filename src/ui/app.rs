@@ -263,10 +263,15 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
     let lost = active
         .as_ref()
         .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
-    let gone = !button.is_connected();
-    if !(lost && (gone || button.has_attribute("disabled"))) {
-        return;
+    if lost && (!button.is_connected() || button.has_attribute("disabled")) {
+        refocus_from(button);
     }
+}
+
+/// Focus for one who pressed `button`, now disabled or gone (see
+/// [`refocus_if_lost`]); Enter in a text field that pressed it asks the same.
+pub fn refocus_from(button: &web_sys::HtmlElement) {
+    let gone = !button.is_connected();
     // Where Play or Step stopped for the client, focus goes to the link to
     // the control that answers the stop, which Tab would reach only after
     // Restart experiment.

@@ -1,7 +1,6 @@
 //! Inspect: identity, state, progress, time and the final artifact.
 
 use super::store::Store;
-use crate::model::TaskState;
 use leptos::prelude::*;
 
 /// A monospace id with a copy button.
@@ -124,16 +123,14 @@ pub fn InspectPanel() -> impl IntoView {
     };
     let units = move || {
         let snap = snap();
-        // A pause that timed out into FAILED failed no unit.
-        let unit_failed =
-            snap.state == TaskState::Failed && !store.exp.with(|e| e.failed_from_pause());
+        let failed = store.exp.with(|e| e.failed_unit());
         let (n, s) = (n(), u32::from(s()));
         let into = store.exp.with(|e| snap.seconds_into_unit(e.config()));
         (1..=n)
             .map(|u| {
                 let class = if u <= snap.completed_units {
                     "unit done"
-                } else if u == snap.completed_units + 1 && unit_failed {
+                } else if failed == Some(u) {
                     "unit failed"
                 } else if u == snap.completed_units + 1 && into > 0 {
                     "unit partial"
@@ -154,7 +151,7 @@ pub fn InspectPanel() -> impl IntoView {
             <h2 id="inspect-h">"Inspect identity and state"</h2>
             <p class="state-line">
                 <span class=move || format!("badge {}", state().family())>{move || state().label()}</span>
-                <code data-testid="task-state">{move || state().name()}</code>
+                <code data-testid="task-state">{move || state().to_string()}</code>
             </p>
             <p role="status" class="status" data-testid="status">{move || store.status.get()}</p>
             <dl class="facts">

@@ -18,28 +18,20 @@ pub fn PlaybackPanel() -> impl IntoView {
     // limits of a run, nor on a read-only task). A clarification is offered
     // whatever the text field holds: the link goes to the field.
     let answer = move || {
-        store.exp.with(|e| {
-            let (answer, at) = match e.snapshot().state {
-                TaskState::InputRequired => (
-                    Action::SupplyClarification("…".into()),
-                    ("clarification-text", "Go to clarification"),
-                ),
-                TaskState::AuthRequired => {
-                    (Action::Authorize, ("act-authorize", "Go to authorization"))
-                }
-                TaskState::Paused => (
-                    Action::ResumeTask {
-                        token: e.resume_token().unwrap_or_default().to_string(),
-                        input: None,
-                        continue_transcript: true,
-                    },
-                    ("act-resume", "Go to resume"),
-                ),
-                s if s.is_terminal() => (Action::FollowUp, ("act-follow-up", "Go to follow-up")),
-                _ => return None,
-            };
-            e.legality(&answer).is_ok().then_some(at)
-        })
+        let (answer, at) = match store.exp.with(|e| e.snapshot().state) {
+            TaskState::InputRequired => (
+                Action::SupplyClarification("…".into()),
+                ("clarification-text", "Go to clarification"),
+            ),
+            TaskState::AuthRequired => {
+                (Action::Authorize, ("act-authorize", "Go to authorization"))
+            }
+            // The request Resume task sends, its input field included.
+            TaskState::Paused => (store.resume_action(true), ("act-resume", "Go to resume")),
+            s if s.is_terminal() => (Action::FollowUp, ("act-follow-up", "Go to follow-up")),
+            _ => return None,
+        };
+        store.legality(&answer).is_ok().then_some(at)
     };
     view! {
         <section class="panel" aria-labelledby="playback-h">

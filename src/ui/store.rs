@@ -6,8 +6,8 @@
 
 use super::wire::WireView;
 use crate::model::{
-    after_colon, Action, Applied, Config, EventName, Experiment, IdSource, OnTimeout, PauseMode,
-    RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState,
+    after_colon, Action, Applied, Config, EventName, Experiment, IdSource, NoChange, OnTimeout,
+    PauseMode, RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -286,8 +286,16 @@ impl Store {
                             self.offer_undo(point, discarded, label);
                         }
                     }
-                    Applied::Unchanged => {
-                        let why = self.why_unchanged(&sent, after);
+                    Applied::Unchanged(why) => {
+                        let why = match (why, &sent) {
+                            (NoChange::NoTaskWaitsForEvent, Action::FireEvent(name)) => {
+                                format!("nothing waits for the event “{}”", name.trim())
+                            }
+                            (NoChange::PauseAlreadyRequested, _) => {
+                                "a pause is already requested (proposal)".to_string()
+                            }
+                            _ => format!("the task is already {after}"),
+                        };
                         self.say(format!("{label}: {why}; nothing changed."));
                     }
                 }
@@ -378,20 +386,6 @@ impl Store {
             undo.them()
         )));
         self.discarded.set(Some(undo));
-    }
-
-    /// Why `action`, accepted, changed nothing: the task is `after`.
-    fn why_unchanged(&self, action: &Action, after: TaskState) -> String {
-        let pending = self.exp.with_untracked(|e| e.snapshot().pending.is_some());
-        match action {
-            Action::FireEvent(name) => {
-                format!("nothing waits for the event “{}”", name.trim())
-            }
-            Action::PauseTask { .. } if pending => {
-                "a pause is already requested (proposal)".to_string()
-            }
-            _ => format!("the task is already {after}"),
-        }
     }
 
     /// One Step (the button or →); during playback, stops it (and says why)
@@ -886,10 +880,10 @@ impl Store {
                     )
                 }
                 TaskState::Completed => "completed with a final artifact".to_string(),
-                TaskState::Failed if e.failed_from_pause() => {
-                    "failed: the pause timed out (proposal)".to_string()
-                }
-                TaskState::Failed => format!("failed during unit {}", s.completed_units + 1),
+                TaskState::Failed => match e.failed_unit() {
+                    Some(unit) => format!("failed during unit {unit}"),
+                    None => "failed: the pause timed out (proposal)".to_string(),
+                },
                 TaskState::Canceled => "canceled, no final artifact".to_string(),
                 TaskState::Rejected => "rejected before any work".to_string(),
                 TaskState::Paused => "paused (proposal, not part of A2A v1.0)".to_string(),

@@ -306,7 +306,7 @@ fn render_entry(
     li.set_attribute("data-seq", &t.seq.to_string())?;
     let outcome_class = match t.outcome {
         Outcome::Done => "ok",
-        Outcome::Unchanged => "unchanged",
+        Outcome::Unchanged(_) => "unchanged",
         Outcome::Refused(_) => "refused",
     };
     li.set_class_name(&format!(

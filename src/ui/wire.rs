@@ -615,6 +615,12 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
              stays canceled. a2a-js returns the stored task instead.",
             )
         }
+        (Event::CancelRequested, Outcome::Refused(Refusal::WorkerRefusedCancellation)) => Some(
+            "Spec §3.1.5: cancellation is a request the agent may not grant, and a task it cannot \
+             cancel gets TaskNotCancelableError (-32002), as a2a-python's original request handler \
+             answers when its worker does not cancel. a2a-sdk 1.3.0's default handler \
+             (DefaultRequestHandlerV2) instead returns the task in whatever state the cancel left it.",
+        ),
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
             "Spec §3.1.1: a message to a terminal task gets UnsupportedOperationError (-32004), as \
              a2a-sdk 1.3.0 answers (older a2a-python answered InvalidParamsError, -32602). It comes \

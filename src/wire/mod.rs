@@ -158,10 +158,14 @@ pub struct WireMessage {
     /// The last frame of its SSE stream: the agent closes the stream after
     /// it (v1.0 has no `final` field; the closing is the only sign).
     pub closes_stream: bool,
-    /// Part of a PauseTask or ResumeTask exchange in the v1.0 extension
-    /// encoding of the proposal, whether or not its JSON names the extension
-    /// (the `Task` a resume answers with does not).
-    pub pause_call: bool,
+    /// The pause proposal's, in this encoding, though its JSON may be plain
+    /// v1.0 (its payloadType then keeps no `proposal:` prefix, and the
+    /// strict check reads it): part of a PauseTask or ResumeTask exchange
+    /// (the `Task` a resume answers with does not name the extension), or a
+    /// transition only the pause lifecycle makes: a pause's timeout failing
+    /// the task, the completion a `wait_for_completion` resume lets happen,
+    /// a paused task canceled.
+    pub of_pause: Option<PauseEncoding>,
 }
 
 /// How the proposed pause lifecycle goes on the wire (see the module docs).
@@ -487,7 +491,11 @@ pub fn to_jsonl(messages: &[WireMessage]) -> String {
 /// task, in …[, and closes it]", "2 tasks: …, …", or the error's name and code.
 pub fn answer(m: &WireMessage) -> String {
     let r = &m.message["result"];
-    let state = |task: &Value| task["status"]["state"].as_str().unwrap_or("?").to_string();
+    // Said as the page says states: the proposal's PAUSED labelled so.
+    let state = |task: &Value| match task["status"]["state"].as_str() {
+        Some(s) if s == TaskState::Paused.name() => TaskState::Paused.to_string(),
+        s => s.unwrap_or("?").to_string(),
+    };
     if let Some(error) = m.message["error"]["code"].as_i64().and_then(a2a_error) {
         format!("{} ({})", error.name, error.code)
     } else if let Some(task) = r.get("task") {
@@ -588,9 +596,11 @@ pub fn explain(m: &WireMessage) -> String {
         Party::Client => "client → agent",
         Party::Agent => "agent → client",
     };
-    let proposal = if m.payload_type.starts_with("proposal:") {
+    let proposal = if m.payload_type.starts_with("proposal:")
+        || m.of_pause == Some(PauseEncoding::ProposedCore)
+    {
         ", proposal"
-    } else if m.pause_call || v.to_string().contains(PAUSE_EXTENSION) {
+    } else if m.of_pause.is_some() || v.to_string().contains(PAUSE_EXTENSION) {
         // Plain v1.0 carrying the pause extension (in a message, metadata,
         // history or error detail) or answering its call: still the proposal's.
         ", pause extension, a proposal"
@@ -714,7 +724,8 @@ impl<'a> Walk<'a> {
             }
             Event::CancelRequested if refused(TASK_NOT_CANCELABLE) => {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
-                // a2a-sdk 1.3.0's words: the state the task stays in.
+                // a2a-python's words (its request handler's
+                // TaskNotCancelableError): the state the task stays in.
                 let mut m = error(seq, TASK_NOT_CANCELABLE, tid);
                 let state = self.status(seq)["state"].take();
                 m.message["error"]["message"] = format!(
@@ -753,9 +764,6 @@ impl<'a> Walk<'a> {
             }
             Event::PauseRequested { .. } | Event::ResumeRequested { .. } if e.outcome.on_wire() => {
                 out = self.client_proposal(e, open.is_some(), sid);
-                for m in &mut out {
-                    m.pause_call = true;
-                }
             }
             Event::SelfParked { .. } if done && self.core() => {
                 out.extend(self.await_resumption(ti, seq));
@@ -775,8 +783,18 @@ impl<'a> Walk<'a> {
             Event::TimedOut if done => out.push(frame(sid, self.status_update(ti, seq))),
             _ => {}
         }
+        // The pause proposal's, in plain v1.0 shapes or not (see `of_pause`).
+        let of_pause = match e.event {
+            Event::PauseRequested { .. } | Event::ResumeRequested { .. } => true,
+            Event::TimedOut | Event::CompletedAfterResume => true,
+            Event::CancelRequested => e.before == Some(TaskState::Paused),
+            _ => false,
+        };
         for m in &mut out {
             m.entry = Some(seq);
+            if of_pause {
+                m.of_pause = Some(self.enc);
+            }
         }
         if open.is_some() && self.stream.is_none() {
             let last = out.iter_mut().rev().find(|m| m.transport == Transport::Sse);
@@ -1344,7 +1362,7 @@ fn envelope(
         payload_type: ty,
         message,
         closes_stream: false,
-        pause_call: false,
+        of_pause: None,
     }
 }
 
