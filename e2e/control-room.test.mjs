@@ -375,6 +375,22 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   await phone.getByTestId('state-strip').filter({ hasText: /^WORKING/ }).waitFor();
   const box = await strip.boundingBox();
   assert.ok(box.y === 0 && box.width === 390, `the strip is across the top of the screen: ${JSON.stringify(box)}`);
+  // The Wire panel's JSON keeps each timestamp whole on a phone: it goes to
+  // the line under its key rather than break at a hyphen.
+  const stampLines = await phone.getByTestId('wire-messages').evaluate((el) => {
+    const walk = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    const lines = [];
+    for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+      const at = node.data.search(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/);
+      if (at < 0) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + 24);
+      lines.push(new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top))).size);
+    }
+    return lines;
+  });
+  assert.ok(stampLines.length > 0 && stampLines.every((n) => n === 1), `lines each timestamp takes: ${stampLines}`);
   assert.equal(await strip.evaluate((el) => getComputedStyle(el.querySelector('code')).color),
     await phone.locator('.badge').first().evaluate((el) => getComputedStyle(el).color), 'in the colour of the state\'s kind');
   await phone.getByLabel('Recorded state', { exact: true }).fill('1');

@@ -454,7 +454,6 @@ fn shareable(store: Store) -> Option<String> {
     }
 }
 
-/// Offers `text` as the file `name`; alerts when the browser refuses.
 /// Offers `text` as the download `name`; the notice says `done` (what the
 /// file is), or an alert says that the browser refused it.
 pub fn download(store: Store, name: &str, mime: &str, text: &str, done: String) {

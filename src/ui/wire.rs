@@ -593,12 +593,24 @@ fn render_message(
 
 /// Pretty-printed JSON, one block per line, classed by its indent: a line
 /// too long for the panel (an id, a URI, a text) wraps under itself, two
-/// columns in, rather than back at the left edge.
+/// columns in, rather than back at the left edge. A string value that does
+/// not fit after its key goes whole onto the next line, so that a timestamp
+/// or an id is not cut where it has a hyphen (only one longer than the line
+/// is cut).
 fn json_lines(json: String) -> impl IntoView {
     json.lines()
         .map(|line| {
             let indent = (line.len() - line.trim_start().len()).min(16);
-            view! { <span class=format!("l d{indent}")>{line.to_string()}</span> }
+            let (key, value) = match line.find("\": \"") {
+                Some(i) => (&line[..i + 3], Some(line[i + 3..].to_string())),
+                None => (line, None),
+            };
+            view! {
+                <span class=format!("l d{indent}")>
+                    {key.to_string()}
+                    {value.map(|v| view! { <span class="v">{v}</span> })}
+                </span>
+            }
         })
         .collect_view()
 }
