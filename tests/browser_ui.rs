@@ -579,6 +579,13 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     assert!(!p.disabled("#act-follow-up"));
     p.click("#act-follow-up").await;
     assert_eq!(p.state(), "TASK_STATE_SUBMITTED");
+    assert!(
+        p.text("#act-follow-up-reason").starts_with(
+            "Done: follow-up task 2 (a new task id, the same context) is TASK_STATE_SUBMITTED; Play or Step runs it."
+        ),
+        "{}",
+        p.text("#act-follow-up-reason")
+    );
     assert_ne!(p.text("[data-testid=task-id]"), task);
     assert_eq!(p.text("[data-testid=context-id]"), ctx);
     assert_eq!(
@@ -1135,6 +1142,13 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
         "{details}"
     );
     assert!(details.contains("a self-park has none"), "{details}");
+    // Paused by the agent: PauseTask says it would change nothing, and why.
+    assert!(
+        p.text("#act-pause-reason")
+            .starts_with("The task is already paused: PauseTask (proposal) changes nothing"),
+        "{}",
+        p.text("#act-pause-reason")
+    );
     p.type_text("#event-to-fire", "build.done").await;
     p.click("#act-fire-event").await;
     assert_eq!(
@@ -1145,6 +1159,15 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
     p.type_text("#event-to-fire", "pr.merged").await;
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
+    // The event set it running: Play or Step carries it on, as after an answer.
+    assert!(
+        p.text("#act-fire-event-reason").starts_with(
+            "Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on."
+        ),
+        "{}",
+        p.text("#act-fire-event-reason")
+    );
+    assert!(!p.q("#act-fire-event").class_list().contains("leads"));
 }
 
 #[wasm_bindgen_test]

@@ -303,7 +303,7 @@ fn a_timeout_resumes_with_summary_or_fails() {
     // The reason the agent gives says how long it waits and what then.
     assert_eq!(
         e.pause_reason_of(e.snapshot()).unwrap(),
-        "Parked before unit 1 of 4 until resumed; after 5 minutes, it resumes with a summary."
+        "Parked before unit 1 of 4 until resumed; after 5 minutes, it resumes on its own (resume_with_summary)."
     );
     steps(&mut e, 4);
     assert_eq!(state(&e), TaskState::Paused);

@@ -300,7 +300,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotTerminal(s) => write!(
                 f,
-                "A follow-up needs a terminal task; this task is {s}."
+                "This page starts a follow-up only once the task is terminal (A2A lets a context hold several tasks, even at once); this task is {s}."
             ),
             Refusal::ProposalOff => f.write_str(
                 "Pause and resume are a proposal, not part of A2A v1.0; switch on the proposal to try them.",

@@ -412,7 +412,7 @@ impl Experiment {
             Some(t) => {
                 let then = match self.config.on_timeout {
                     OnTimeout::Fail => "the task fails",
-                    OnTimeout::ResumeWithSummary => "it resumes with a summary",
+                    OnTimeout::ResumeWithSummary => "it resumes on its own (resume_with_summary)",
                 };
                 format!("{wait}; after {t}, {then}.")
             }

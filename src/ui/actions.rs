@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, PauseMode, Refusal, TraceEntry};
+use crate::model::{after_colon, Action, Event, PauseMode, Refusal, TaskState, TraceEntry};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -19,9 +19,14 @@ pub fn ActionButton(
     #[prop(optional)]
     on_click: Option<Callback<()>>,
     /// The way forward for a task that waits for the client: drawn to stand
-    /// out while it is enabled.
+    /// out while it is enabled (and said, as `carries_on`, when it has set
+    /// the task running again).
     #[prop(optional)]
     leads: bool,
+    /// Says, once it has set the task running again, that Play or Step
+    /// carries it on (with a link to Play), without standing out before.
+    #[prop(optional)]
+    carries_on: bool,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
@@ -35,7 +40,7 @@ pub fn ActionButton(
     let sent = RwSignal::new(None::<(String, TraceEntry)>);
     let newest = move || store.exp.with(|e| e.trace().last().copied());
     let carry_on = move || {
-        let shown = leads
+        let shown = (leads || carries_on)
             && sent.with(|s| {
                 s.as_ref().is_some_and(|(context, entry)| {
                     store
@@ -44,8 +49,17 @@ pub fn ActionButton(
                 })
             });
         let idle = !store.playing.get() && !store.exp.with(|e| e.views_the_past());
-        (shown && idle && store.play_verdict().is_ok())
-            .then(|| store.exp.with(|e| e.snapshot().state))
+        (shown && idle && store.play_verdict().is_ok()).then(|| {
+            store.exp.with(|e| {
+                let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
+                match sent.with(|s| s.as_ref().map(|(_, entry)| entry.event)) {
+                    Some(Event::Created { follow_up: true }) => format!(
+                        "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
+                    ),
+                    _ => format!("Done: the task is {state} now, and Play or Step carries it on."),
+                }
+            })
+        })
     };
     view! {
         <div class="action">
@@ -70,7 +84,7 @@ pub fn ActionButton(
             </button>
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err() && carry_on().is_none()>
                 {move || match (verdict.get(), carry_on()) {
-                    (_, Some(state)) => format!("Done: the task is {state} now, and Play or Step carries it on."),
+                    (_, Some(done)) => done,
                     (Ok(()), None) => hint.get(),
                     // Said in full once, under Recorded states.
                     (Err(_), None) if store.exp.with(|e| e.is_read_only()) => {
@@ -292,15 +306,15 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " A pause is refused in TASK_STATE_INPUT_REQUIRED: that state and PAUSED are never adjacent."
+                " A pause is refused in TASK_STATE_INPUT_REQUIRED: the proposal allows no transition between that state and PAUSED."
             </p>
             <details class="hint">
                 <summary>"Where the three modes come from"</summary>
-                "The RFC takes them from its ACP sibling and says of them only that a peer \
-                 cancels in-flight work, or lets it complete in wait_for_completion mode; its \
-                 open question 3 asks whether A2A should adopt them. What is in flight is this \
-                 simulator's reading: the unit for finish_step, all the work left for \
-                 wait_for_completion."
+                "The RFC borrows them from its companion RFC for the Agent Client Protocol \
+                 (ACP) and says of them only that a peer cancels in-flight work, or lets it \
+                 complete in wait_for_completion mode; it leaves open whether A2A should adopt \
+                 them. What is in flight is this simulator's reading: the unit for \
+                 finish_step, all the work left for wait_for_completion."
             </details>
             <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause"/>
             <ActionButton
@@ -314,11 +328,11 @@ fn PauseControls() -> impl IntoView {
                         mode: store.pause_mode.get(),
                         reason: store.pause_reason.get(),
                     };
-                    if !store.exp.with(|e| e.would_record(&action)) {
-                        "PauseTask (proposal) again: it changes nothing, and the agent answers as the pause stands, pending or in effect."
-                    } else {
-                        "PauseTask (proposal): the client asks the agent to pause."
-                    }
+                    store.exp.with(|e| match e.snapshot().state {
+                        _ if e.would_record(&action) => "PauseTask (proposal): the client asks the agent to pause.",
+                        TaskState::Paused => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
+                        _ => "A pause is already requested: PauseTask (proposal) changes nothing, and the agent answers as the pause stands.",
+                    })
                     .to_string()
                 })
             />
@@ -327,6 +341,10 @@ fn PauseControls() -> impl IntoView {
             </p>
             <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" placeholder="optional; reaches the artifact"/>
             <Toggle label="Continue transcript" value=store.continue_transcript/>
+            <p class="hint">
+                "continueTranscript (proposal): on, the agent carries its conversation on; off, it "
+                "starts a fresh turn with a digest of what came before the pause."
+            </p>
             <ActionButton
                 id="act-resume"
                 action=Callback::new(move |()| store.resume_action(true))
@@ -346,7 +364,7 @@ fn PauseControls() -> impl IntoView {
                 </button>
                 <p id="act-resume-wrong-reason" class="reason" class:blocked=move || wrong_token.get().is_err()>
                     {move || match wrong_token.get() {
-                        Ok(()) => format!("Sends ResumeTask with a token that does not match, refused: {}", after_colon(Refusal::BadResumeToken)),
+                        Ok(()) => format!("Sends ResumeTask with a wrong token, to see it refused: {}", after_colon(Refusal::BadResumeToken)),
                         Err(why) => why,
                     }}
                 </p>
@@ -356,6 +374,7 @@ fn PauseControls() -> impl IntoView {
                 id="act-fire-event"
                 action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))
                 hint="Delivers an external event; only the name a self-parked task waits for wakes it."
+                carries_on=true
             />
         </fieldset>
     }

@@ -105,8 +105,10 @@ pub fn ConfigurePanel() -> impl IntoView {
                 </label>
                 <Show when=proposal>
                     <p class="hint">
-                        "Adds the RFC's TASK_STATE_PAUSED (9), PauseTask, AwaitTaskResumption and "
-                        "ResumeTask. Not ratified: a v1.0 peer can only carry it as an extension."
+                        "Adds TASK_STATE_PAUSED (9), PauseTask, AwaitTaskResumption and ResumeTask "
+                        "from the Harn authors' RFC (A2A discussion #1858, open). Not ratified: a "
+                        "v1.0 peer can only carry it as an extension. A self-park is the agent "
+                        "pausing itself before a unit, until a resume, its event or its timeout."
                     </p>
                     {Setting::PROPOSAL.into_iter().map(|setting| slider(store, setting)).collect_view()}
                     <div class="field field-text">

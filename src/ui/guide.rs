@@ -44,7 +44,8 @@ pub fn GuidePanel() -> impl IntoView {
             <ol>
                 <li>
                     <strong>"Resume an interruption. "</strong>
-                    "Require clarification (Require input before unit) before unit 2 and play. "
+                    "The task will ask for clarification before unit 2 (Require input before "
+                    "unit: 2). Press Play. "
                     "When the task stops at "
                     <code>"TASK_STATE_INPUT_REQUIRED"</code>
                     ", note its task id, context id and one completed unit; supply clarification "
@@ -55,18 +56,21 @@ pub fn GuidePanel() -> impl IntoView {
                     <strong>"Follow up a terminal task. "</strong>
                     "Run a task to "
                     <code>"TASK_STATE_COMPLETED"</code>
-                    ", then choose New follow-up task: the context is kept, a new task id is "
-                    "allocated, and the finished task stays read-only. "
+                    ", then choose New follow-up task: the context is kept and a new task id is "
+                    "allocated. The finished task is terminal for good: view task 1 and send it "
+                    "Message to terminal task in the Wire panel to see the agent refuse it. "
                     <button class="link" on:click=follow_up>"Set up experiment 2"</button>
                 </li>
                 <li>
                     <strong>"Pause and resume — a proposal, not part of A2A v1.0. "</strong>
-                    "The agent parks itself before unit 3 in "
+                    "The agent pauses itself (a self-park, the proposal's AwaitTaskResumption) "
+                    "before unit 3 in "
                     <code>"TASK_STATE_PAUSED"</code>
                     " until the event "
                     <code>"pr.merged"</code>
-                    " or five minutes on the waiting clock. Fire the event or resume with the "
-                    "token, and compare the two pause encodings in the Wire panel. "
+                    " or five minutes on the waiting clock. Fire the event, or press Resume task "
+                    "(it sends the resume token Inspect shows); then open Compare in the Wire "
+                    "panel to see the same pause as v1.0 carries it: WORKING plus metadata. "
                     <button class="link" on:click=pause>"Set up experiment 3"</button>
                 </li>
             </ol>

@@ -187,9 +187,9 @@ pub fn InspectPanel() -> impl IntoView {
                     // answered leaves this at 0 s, and that is not a slip.
                     <span class="muted">
                         {move || if proposal.get() {
-                            " — a pause's minutes (proposal); waits for input or authorization are not timed"
+                            " — a pause's minutes (proposal); the clock stands still while a task waits for input or authorization"
                         } else {
-                            " — waits for input or authorization are not timed; the time bar draws each as a gap"
+                            " — the clock stands still while a task waits for input or authorization, so those waits count nothing here (the time bar draws each as a gap)"
                         }}
                     </span>
                 </dd>

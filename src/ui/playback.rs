@@ -78,7 +78,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                             store.exp.with(wakers)
                         ),
                     },
-                    Ok(()) => "Step runs up to one active second, stopping at a gate; Play runs the whole active path in about a minute at 1×.".to_string(),
+                    Ok(()) => "Step runs up to one active second, stopping where the task asks for input or authorization; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}</span>
                 {move || answer().map(|(id, label)| view! {

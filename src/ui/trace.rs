@@ -99,8 +99,9 @@ pub fn TracePanel() -> impl IntoView {
             </h2>
             <p class="hint trace-legend">
                 "# · task · active time · actor · action · state before → after · outcome. "
-                "Actors: client (an A2A client request), agent (the worker), simulator (outside "
-                "A2A: a Step asked of the simulation, authorization out of band, an external event). "
+                "Actors: client (an A2A client request), agent (the worker, and the work a Step "
+                "does), simulator (outside A2A: authorization out of band, an external event, a "
+                "Step refused). "
                 "A grey state line changes no state; the switch below hides those, except a unit's last "
                 "second, which finishes it. Marked with a bar: the entry of the viewed "
                 "state; outlined: the entry the Wire panel shows (click an entry to show it)."

@@ -142,15 +142,15 @@ pub fn WirePanel() -> impl IntoView {
             let core = store.pause_encoding.get() == PauseEncoding::ProposedCore;
             if core && matches!(t.event, crate::model::Event::SelfParked { .. }) {
                 return Some(
-                    "Proposal: the RFC labels AwaitTaskResumption peer → client, so the agent \
-                     sends the request, and gives its result PauseTask's shape: the client's \
+                    "Proposal: in v1.0 an agent cannot send the client a request, yet the RFC \
+                     labels AwaitTaskResumption peer → client and does not say how it would \
+                     travel (in v1.0's JSON-RPC binding the client sends every request; an agent \
+                     reaches it only in replies, stream events or push notifications: see the \
+                     v1.0 extension encoding). Its result has PauseTask's shape: the client's \
                      answer carries the pause's resume token and times, which the request did \
-                     not send. The RFC does not say where the client gets them, nor who issues \
-                     the token; here the agent does, and its PAUSED statusUpdate announces them \
-                     just after. \
-                     Nor does it say how the request would travel: in v1.0's JSON-RPC binding \
-                     the client sends every request, and an agent reaches it only in replies, \
-                     stream frames or push notifications (see the v1.0 extension encoding)."
+                     not send; the RFC does not say where the client gets them, nor who issues \
+                     the token. Here the agent does, and its PAUSED statusUpdate announces them \
+                     just after."
                         .to_string(),
                 );
             }
@@ -366,15 +366,19 @@ pub fn WirePanel() -> impl IntoView {
                 </div>
                 <p class="hint">
                     "Proposed core: TASK_STATE_PAUSED, status.pause, PauseTask and ResumeTask, as the RFC "
-                    "proposes (payloadType proposal:…). v1.0 extension: the task stays TASK_STATE_WORKING "
-                    "and the pause travels in metadata under an extension URI the agent card declares; "
-                    "the client activates it on every request (header A2A-Extensions), so the agent "
+                    "proposes. v1.0 extension: the task stays TASK_STATE_WORKING and the pause travels "
+                    "in metadata under an extension URI the agent card declares (this page's own "
+                    "example, not a published extension)."
+                </p>
+                <details class="hint">
+                    <summary>"What the v1.0 extension asks of an agent"</summary>
+                    "The client activates it on every request (header A2A-Extensions), so the agent "
                     "may send a pause it takes itself on the task's first stream. "
                     "Its messages are legal v1.0, but the agent must take a message while it works: "
                     "a2a-sdk 1.3.0's default request handler queues it until the running work ends. "
                     "This agent also clears the pause from the task's metadata on resume, which "
                     "a2a-sdk's task store, merging metadata, would not."
-                </p>
+                </details>
             </Show>
             <div class="wire-bar">
                 <p class="readout" data-testid="wire-heading">{heading}</p>
@@ -452,7 +456,8 @@ pub fn WirePanel() -> impl IntoView {
             </details>
             <p class="hint">
                 "Selecting a trace entry shows its messages. Timestamps derive from the experiment's "
-                "start plus simulated time; the same experiment always yields the same messages."
+                "start plus simulated time, 1 ms more for each later entry in the same second, so "
+                "they strictly increase; the same experiment always yields the same messages."
             </p>
         </section>
     }
@@ -636,8 +641,8 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
             "Spec §3.1.1: a message to a terminal task gets UnsupportedOperationError (-32004), as \
              a2a-sdk 1.3.0 answers (older a2a-python answered InvalidParamsError, -32602). It comes \
-             as a plain JSON-RPC error, before any stream opens, as a2a-sdk sends it; a2a-js sends \
-             an SSE event: error frame.",
+             as a plain JSON-RPC error, before any stream opens, as a2a-sdk sends it; a2a-js opens \
+             the stream and sends the error as an SSE event named error.",
         ),
         (Event::AskedInput { .. }, _) => Some(
             "The spec's sections disagree on whether the stream closes at INPUT_REQUIRED; this page \
