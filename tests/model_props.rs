@@ -319,7 +319,13 @@ proptest! {
                     let was = before.snapshot().state;
                     let legal = before.legality(&action);
                     let would = before.would_record(&action);
+                    let unchanged = before.unchanged_by(&action);
                     let res = e.apply(action.clone());
+                    prop_assert_eq!(
+                        unchanged,
+                        match res { Ok(Applied::Unchanged(why)) => Some(why), _ => None },
+                        "unchanged_by foresaw why nothing changed"
+                    );
                     if let Err(r) = legal {
                         prop_assert_eq!(res, Err(r), "apply refuses what legality refuses");
                     }

@@ -99,6 +99,10 @@ fn finish_step_waits_for_the_in_flight_unit() {
         "pause requested, not yet in effect"
     );
     assert!(e.snapshot().pending.is_some());
+    assert_eq!(
+        e.unchanged_by(&pause(PauseMode::FinishStep)),
+        Some(NoChange::PauseAlreadyRequested)
+    );
     e.apply(pause(PauseMode::FinishStep)).unwrap();
     assert_eq!(
         e.trace().last().unwrap().outcome,
@@ -391,6 +395,11 @@ fn pausing_a_paused_task_returns_the_current_pause() {
     steps(&mut e, 3);
     e.apply(pause(PauseMode::FinishStep)).unwrap();
     let (t, records) = (token(&e), e.viewed_task().records().len());
+    // Foreseen, then so.
+    assert_eq!(
+        e.unchanged_by(&pause(PauseMode::InterruptImmediate)),
+        Some(NoChange::AlreadyPaused)
+    );
     assert_eq!(
         e.apply(pause(PauseMode::InterruptImmediate)),
         Ok(Applied::Unchanged(NoChange::AlreadyPaused))

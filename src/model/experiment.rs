@@ -460,6 +460,12 @@ impl Experiment {
         })
     }
 
+    /// Why `action`, taken now, would be accepted and change nothing
+    /// (`None` when it would record a state, or be refused).
+    pub fn unchanged_by(&self, action: &Action) -> Option<NoChange> {
+        self.effect(action).ok().flatten()
+    }
+
     /// Whether `action`, taken now, would record a new state (neither
     /// refused nor accepted without change).
     pub fn would_record(&self, action: &Action) -> bool {

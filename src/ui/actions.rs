@@ -2,7 +2,7 @@
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
 use super::store::Store;
-use crate::model::{after_colon, Action, Event, PauseMode, Refusal, TaskState, TraceEntry};
+use crate::model::{after_colon, Action, Event, NoChange, PauseMode, Refusal, TraceEntry};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -328,10 +328,10 @@ fn PauseControls() -> impl IntoView {
                         mode: store.pause_mode.get(),
                         reason: store.pause_reason.get(),
                     };
-                    store.exp.with(|e| match e.snapshot().state {
-                        _ if e.would_record(&action) => "PauseTask (proposal): the client asks the agent to pause.",
-                        TaskState::Paused => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
-                        _ => "A pause is already requested: PauseTask (proposal) changes nothing, and the agent answers as the pause stands.",
+                    store.exp.with(|e| match e.unchanged_by(&action) {
+                        Some(NoChange::AlreadyPaused) => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
+                        Some(_) => "A pause is already requested: PauseTask (proposal) changes nothing, and the agent answers as the pause stands.",
+                        None => "PauseTask (proposal): the client asks the agent to pause.",
                     })
                     .to_string()
                 })
