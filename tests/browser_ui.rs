@@ -1221,7 +1221,8 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
         p.text("[data-testid=notice]"),
         "Experiment 3 (Proposed pause/resume on, Agent self-parks before unit 3, Self-park \
          timeout (minutes) 5, Resume event name “pr.merged”, On timeout resume_with_summary): \
-         a fresh experiment started (new task and context ids)."
+         a fresh experiment started (new task and context ids). Press Play: the agent pauses \
+         itself before unit 3 (proposal)."
     );
     assert!(exists(&p, "#act-pause"), "the proposal is on");
     for _ in 0..20 {

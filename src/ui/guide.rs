@@ -9,24 +9,37 @@ use leptos::prelude::*;
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     // Set up, then on to Play: in view and focused, so that Space plays.
-    // The notice names what the experiment changed: the settings are far
-    // below, out of view.
-    let set_up = move |config: Option<Config>, what: &str| {
+    // The notice names what the experiment changed (the settings are far
+    // below, out of view) and what Play will show (so are these steps).
+    let set_up = move |config: Option<Config>, what: &str, next: &str| {
         let what = match config.map(|c| c.changes_from(&Config::default())) {
             Some(changes) if !changes.is_empty() => format!("{what} ({})", changes.join(", ")),
             Some(_) => format!("{what} (the default settings)"),
             None => what.to_string(),
         };
         store.configure(config, &what);
+        store.notice.update(|notice| {
+            if let Some(notice) = notice {
+                notice.push(' ');
+                notice.push_str(next);
+            }
+        });
         super::playback::go_to("play");
     };
     let resume = move |_| {
         set_up(
             Config::default().with(Setting::InputGate, 2).ok(),
             "Experiment 1",
+            "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
         );
     };
-    let follow_up = move |_| set_up(Some(Config::default()), "Experiment 2");
+    let follow_up = move |_| {
+        set_up(
+            Some(Config::default()),
+            "Experiment 2",
+            "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
+        )
+    };
     let pause = move |_| {
         let config = EventName::new("pr.merged").ok().map(|event| Config {
             pause_proposal: true,
@@ -36,7 +49,11 @@ pub fn GuidePanel() -> impl IntoView {
             on_timeout: OnTimeout::ResumeWithSummary,
             ..Config::default()
         });
-        set_up(config, "Experiment 3");
+        set_up(
+            config,
+            "Experiment 3",
+            "Press Play: the agent pauses itself before unit 3 (proposal).",
+        );
     };
     view! {
         <section class="panel guide" aria-labelledby="guide-h">
