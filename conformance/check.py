@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Strict A2A v1.0 conformance check of wire transcripts, with the official SDK.
 
-Usage: check.py DIR          check every DIR/*.jsonl (and DIR/*.json agent cards)
-       check.py --self-test  prove the check rejects known-bad lines
+Usage: check.py DIR [--expect T1,T2,…]   check every DIR/*.jsonl (and DIR/*.json
+                                         agent cards); fail if a payloadType
+                                         listed was never checked
+       check.py --self-test              prove the check rejects known-bad lines
 
 Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
 "message" is one JSON-RPC 2.0 object. For each line:
@@ -15,14 +17,18 @@ Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
   - payload: params / result parsed STRICTLY into the a2a_pb2 class named by
     payloadType (json_format.Parse, ignore_unknown_fields=False: unknown or
     misspelled fields and unknown enum names fail), fields marked REQUIRED in
-    a2a.proto must be set, and re-serializing must give back exactly the input
+    a2a.proto must be set, so must one member of each oneof (a StreamResponse's
+    payload, a Part's content), and re-serializing must give back exactly the input
     (lowerCamelCase names, enum names, defaults omitted, timestamps with
     milliseconds);
   - errors: A2A code (or JSON-RPC's -32602) with its standard reason, data[0] a
     type.googleapis.com/google.rpc.ErrorInfo in domain a2a-protocol.org,
     parsed strictly into google.rpc.ErrorInfo.
 Lines whose payloadType starts with "proposal:" (and agent cards named
-*.proposal.json) are skipped and counted apart, per payloadType.
+*.proposal.json) are skipped and counted apart, per payloadType; such a line
+must show something of the pause proposal (a pause field or state, a proposal
+method, a proposed error code) or answer a proposal request, so that a v1.0
+message cannot be skipped by a wrong label.
 Ends with "N passed, 0 failed" (exit 0) or lists failures as file:line (exit 1).
 """
 
@@ -96,7 +102,14 @@ PRESENT_WHEN_EMPTY = {"ListTasksResponse": "nextPageToken"}
 
 
 def check_required(msg, path):
-    """Every field marked [(google.api.field_behavior) = REQUIRED] is set (repeated: non-empty)."""
+    """Every field marked [(google.api.field_behavior) = REQUIRED] is set (repeated: non-empty),
+    and so is one member of every oneof (a union: an empty one says nothing)."""
+    for oneof in msg.DESCRIPTOR.oneofs:
+        # proto3 `optional` fields sit in a synthetic oneof of their own: not a union.
+        synthetic = len(oneof.fields) == 1 and oneof.name == "_" + oneof.fields[0].name
+        if not synthetic and msg.WhichOneof(oneof.name) is None:
+            members = ", ".join(f.json_name for f in oneof.fields)
+            raise Bad(f"{path or msg.DESCRIPTOR.name + '.'}{oneof.name}: one of {members} must be set")
     for field in msg.DESCRIPTOR.fields:
         behaviors = field.GetOptions().Extensions[field_behavior_pb2.field_behavior]
         value = getattr(msg, field.name)
@@ -248,7 +261,29 @@ def check_line(line, requests):
     strict_parse(m["result"], ptype)
 
 
-def check_dir(directory):
+# What a line marked proposal: shows of the pause proposal, when it does not
+# answer a proposal request: its state, pause fields, methods, proposed codes.
+PROPOSAL_MARKS = ("TASK_STATE_PAUSED", '"pause"', '"resumeToken"', '"previousState"', "PauseTask",
+                  "ResumeTask", "AwaitTaskResumption", "-32010", "-32011", "PAUSE_")
+
+
+def check_proposal_line(line, proposal_ids):
+    """A line marked proposal: must be the proposal's (see the module doc)."""
+    m = line.get("message") if isinstance(line, dict) else None
+    if not isinstance(m, dict):
+        raise Bad("a proposal line needs a JSON-RPC message")
+    if "method" in m:
+        proposal_ids.add(json.dumps(m.get("id")))
+    text = json.dumps(m)
+    if any(mark in text for mark in PROPOSAL_MARKS):
+        return
+    if "method" not in m and json.dumps(m.get("id")) in proposal_ids:
+        return
+    raise Bad(f"marked {line.get('payloadType')} but shows nothing of the pause proposal "
+              "and answers no proposal request: a v1.0 message must be checked")
+
+
+def check_dir(directory, expect=()):
     counts, skipped, failures, passed = collections.Counter(), collections.Counter(), [], 0
     files = sorted(Path(directory).glob("*.jsonl"))
     cards = sorted(Path(directory).glob("*.json"))
@@ -265,7 +300,7 @@ def check_dir(directory):
         except (Bad, ValueError) as e:
             failures.append(f"{card}: {e}")
     for path in files:
-        requests = {}
+        requests, proposal_ids = {}, set()
         for n, text in enumerate(path.read_text().splitlines(), 1):
             if not text.strip():
                 continue
@@ -273,6 +308,7 @@ def check_dir(directory):
                 line = json.loads(text)
                 ptype = line.get("payloadType", "") if isinstance(line, dict) else ""
                 if isinstance(ptype, str) and ptype.startswith("proposal:"):
+                    check_proposal_line(line, proposal_ids)
                     skipped[ptype] += 1
                     continue
                 check_line(line, requests)
@@ -287,6 +323,9 @@ def check_dir(directory):
     for k in sorted(skipped):
         print(f"{k:<{width}}  {skipped[k]:>5}  (skipped)")
     print(f"{len(files)} transcripts, {len(cards)} agent cards, {sum(skipped.values())} proposal lines skipped")
+    for t in expect:
+        if not counts[t]:
+            failures.append(f"{directory}: no {t} was checked (expected at least one)")
     for f in failures:
         print(f"FAIL {f}")
     print(f"{passed} passed, {len(failures)} failed")
@@ -350,18 +389,57 @@ def self_test():
                                       "data": [{"@type": ERROR_INFO, "reason": "UNSUPPORTED_OPERATION",
                                                 "domain": "a2a-protocol.org"}]}}},
     }
+    bad["empty StreamResponse"] = frame({})
+    bad["a Part with no content"] = frame({"artifactUpdate": {"taskId": tid, "contextId": ctx,
+                                                             "artifact": {"artifactId": "a", "parts": [{}]}}})
+    # Each is rejected for its own reason, not for another that happens to come first.
+    why = {
+        'misspelled field contextID': 'has no field named "contextID"',
+        'unknown enum TASK_STATE_PAUSED': 'Invalid enum value TASK_STATE_PAUSED',
+        'v0.3 final field': 'has no field named "final"',
+        'v0.3 kind field': 'has no field named "kind"',
+        'index on artifactUpdate': 'has no field named "index"',
+        'snake_case name': 'is not canonical ProtoJSON',
+        'v0.3 role value': 'Invalid enum value user',
+        'default value written': 'is not canonical ProtoJSON',
+        'missing required messageId': 'required field message.messageId is missing',
+        'timestamp without millis': 'is not YYYY-MM-DDTHH:MM:SS.sssZ',
+        'two StreamResponse members': 'multiple "payload" oneof fields',
+        'v0.3 method name': 'is not a v1.0 A2A method',
+        'wrong ErrorInfo reason': 'needs reason TASK_NOT_CANCELABLE',
+        'two ErrorInfo': 'at most one google.rpc.ErrorInfo',
+        'result for no request': 'answers no earlier request',
+        'stream result over jsonrpc': 'results travel over sse',
+        'error as an SSE frame': 'is a plain JSON-RPC response, not sse',
+        "empty StreamResponse": "payload: one of task, message, statusUpdate, artifactUpdate must be set",
+        "a Part with no content": "content: one of text, raw, url, data must be set",
+    }
     ok = True
     with tempfile.TemporaryDirectory() as d:
         Path(d, "good.jsonl").write_text(json.dumps(req) + "\n" + json.dumps(good) + "\n")
         print("self-test: a good transcript")
-        ok &= check_dir(d)
+        ok &= check_dir(d, ["SendMessageRequest", "StreamResponse"])
     for name, line in bad.items():
         try:
             check_line(line, {1: "SendStreamingMessage"})
             print(f"self-test: NOT rejected: {name}")
             ok = False
         except Bad as e:
-            print(f"self-test: rejected {name}: {str(e)[:150]}")
+            right = why[name] in str(e)
+            ok &= right
+            print(f"self-test: rejected {name}{'' if right else ' FOR ANOTHER REASON'}: {str(e)[:150]}")
+    # A v1.0 frame labelled proposal: is not skipped unchecked; a transcript
+    # without an expected payloadType fails.
+    for name, lines, expect in [
+        ("a v1.0 frame marked proposal:", [req, {**good, "payloadType": "proposal:StreamResponse"}], []),
+        ("no Task checked", [req, good], ["Task"]),
+    ]:
+        with tempfile.TemporaryDirectory() as d:
+            Path(d, "bad.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
+            print(f"self-test: {name}")
+            rejected = not check_dir(d, expect)
+            print(f"self-test: {'rejected' if rejected else 'NOT rejected'}: {name}")
+            ok &= rejected
     # ListTasksResponse.nextPageToken is REQUIRED: "" on the last page, never left out.
     listed = {"tasks": [{"id": tid, "contextId": ctx, "status": {"state": "TASK_STATE_COMPLETED"}}],
               "pageSize": 50, "totalSize": 1}
@@ -383,6 +461,8 @@ def self_test():
 def main(argv):
     if argv[1:] == ["--self-test"]:
         return 0 if self_test() else 1
+    if len(argv) == 4 and argv[2] == "--expect":
+        return 0 if check_dir(argv[1], [t for t in argv[3].split(",") if t]) else 1
     if len(argv) != 2:
         print(__doc__.split("\n\n")[1], file=sys.stderr)
         return 2

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
+import { assertNoErrors, openPage, sharedBrowser, takeErrors } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -45,5 +45,7 @@ test('a strict Content-Security-Policy holds: no inline script runs but the hash
       }),
   );
   assert.match(outcome, /^script-src/);
+  // Reported as the harness sees every problem: what the check after each test would catch.
+  assert.match(takeErrors(page).join('\n'), /CSP violation: script-src-elem blocked inline/);
   await page.context().close();
 });

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { after, before } from 'node:test';
+import { after, afterEach, before } from 'node:test';
 import { chromium } from 'playwright-core';
 
 const require = createRequire(import.meta.url);
@@ -31,11 +31,17 @@ export function launch() {
 /**
  * One headless Chromium for the calling test file: launched before its first
  * test, closed after its last. Returns a function that gives the browser.
+ * After each test, every page the test watched (each `openPage`) must have
+ * seen no console error, page error or CSP violation, whenever it came.
  */
 export function sharedBrowser() {
   let browser;
   before(async () => {
     browser = await launch();
+  });
+  afterEach(() => {
+    const pages = watched.splice(0);
+    for (const page of pages) assertNoErrors(page);
   });
   after(async () => {
     await browser?.close();
@@ -52,17 +58,34 @@ export const waitState = (page, name, timeout = 15_000) =>
 
 // Problems seen by each page: console errors, uncaught exceptions, CSP violations.
 const problems = new WeakMap();
+// The pages the running test watches, checked after it.
+const watched = [];
 let axeSource;
 
 /**
- * Opens BASE_URL + path in a new context and waits until the app has mounted.
- * Console errors, page errors and CSP violations are collected for assertNoErrors.
+ * Opens BASE_URL + path in a new context (`options` are Playwright's context
+ * options: viewport, hasTouch, isMobile…) and waits until the app has mounted.
  */
-export async function openPage(browser, path = '', { viewport } = {}) {
-  const context = await browser.newContext(viewport ? { viewport } : {});
-  const page = await context.newPage();
+export async function openPage(browser, path = '', options = {}) {
+  const page = await watch(await (await browser.newContext(options)).newPage());
+  await page.goto(new URL(path, BASE_URL).href);
+  try {
+    await page.locator('[data-testid="task-state"]').waitFor({ state: 'visible', timeout: 15_000 });
+  } catch (err) {
+    throw new Error(`app did not mount at ${page.url()}\n${problems.get(page).join('\n')}\n${err.message}`);
+  }
+  return page;
+}
+
+/**
+ * Collects a page's console errors, page errors and CSP violations, for
+ * assertNoErrors and for the check after the test. Call it before the page
+ * loads anything.
+ */
+export async function watch(page) {
   const seen = [];
   problems.set(page, seen);
+  watched.push(page);
 
   page.on('console', (msg) => {
     if (msg.type() === 'error') {
@@ -79,14 +102,12 @@ export async function openPage(browser, path = '', { viewport } = {}) {
       );
     });
   });
-
-  await page.goto(new URL(path, BASE_URL).href);
-  try {
-    await page.locator('[data-testid="task-state"]').waitFor({ state: 'visible', timeout: 15_000 });
-  } catch (err) {
-    throw new Error(`app did not mount at ${page.url()}\n${seen.join('\n')}\n${err.message}`);
-  }
   return page;
+}
+
+/** The problems a page has seen so far, which it then forgets (for a test that causes them). */
+export function takeErrors(page) {
+  return (problems.get(page) || []).splice(0);
 }
 
 /** Fails listing every console error, page error and CSP violation collected so far. */

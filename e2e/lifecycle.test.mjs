@@ -2,7 +2,7 @@
 // experiment driven with the keyboard alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { BASE_URL, assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
+import { assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -176,7 +176,9 @@ test('a whole experiment with the keyboard alone', async () => {
   // Space (outside text fields) plays; → steps when paused.
   await page.keyboard.press('Escape');
   await page.evaluate(() => document.activeElement?.blur());
+  const active = await text(page, 'active-time');
   await page.keyboard.press('ArrowRight');
+  await page.getByTestId('active-time').filter({ hasNotText: active }).waitFor();
   await page.keyboard.press(' ');
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'task-id'), taskId, 'the same task resumed');
@@ -475,13 +477,7 @@ test('where Play stops for the client, one click goes to the control that answer
 });
 
 test('on a touch screen the keys\' help gives way, the switch stays, and the recorded states begin in the first screen', async () => {
-  const context = await browser().newContext({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
-  const page = await context.newPage();
-  const errors = [];
-  page.on('pageerror', (e) => errors.push(e.message));
-  page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
-  await page.goto(BASE_URL);
-  await page.getByTestId('task-state').waitFor();
+  const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   assert.ok(await page.getByText('Space plays or pauses playback').isHidden());
   assert.ok(await page.getByLabel('Keyboard shortcuts').isVisible(), 'single-key shortcuts can be turned off (WCAG 2.1.4)');
   const heading = await page.getByRole('heading', { name: 'Recorded states' }).boundingBox();
@@ -493,6 +489,6 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
     await page.getByRole('button', { name: 'Next trace entry' }).boundingBox(),
   ];
   assert.ok(prev.height >= 44 && next.y === prev.y && next.x > prev.x, `‹ ${JSON.stringify(prev)}, › ${JSON.stringify(next)}`);
-  assert.deepEqual(errors, []);
-  await context.close();
+  assertNoErrors(page);
+  await page.context().close();
 });

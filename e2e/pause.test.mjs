@@ -109,8 +109,10 @@ test('Play stops where a self-park with a timeout takes effect; Play again runs 
     await text(page, 'status'),
     /Playback stopped: the task paused\. Resume it or fire its event, or press Play to let its waiting clock run\./,
   );
-  // The client's turn: nothing ran past it.
-  await page.waitForTimeout(500);
+  // The client's turn: nothing ran past it, for three of Play's ticks (500 ms at 10×).
+  const entries = await page.getByTestId('trace-entry').count();
+  await page.waitForTimeout(1500);
+  assert.equal(await page.getByTestId('trace-entry').count(), entries);
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
   assert.ok(!(await page.locator('#play').isDisabled()), 'Play can run the waiting clock');
   await page.getByRole('button', { name: 'Play', exact: true }).click();

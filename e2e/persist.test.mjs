@@ -5,7 +5,7 @@ import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BASE_URL, assertNoErrors, openPage, sharedBrowser } from './helpers.mjs';
+import { BASE_URL, assertNoErrors, openPage, sharedBrowser, watch } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -76,6 +76,7 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   // The shown link is of the run as it was: the next change takes it away.
   await page.getByLabel('Recorded state', { exact: true }).fill('3');
   await page.getByLabel('Link to this run').waitFor({ state: 'detached' });
+  assertNoErrors(page);
   await page.context().close();
 
   const fresh = await openPage(browser(), link);
@@ -202,13 +203,10 @@ test('a tab told that another tab saved a different run over its own', async () 
   for (let i = 0; i < 3; i++) await a.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(a);
   // A second tab of the same browser opens the same saved run: no warning.
-  const b = await a.context().newPage();
-  const errors = [];
-  b.on('pageerror', (err) => errors.push(err.message));
-  b.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+  const b = await watch(await a.context().newPage());
   await b.goto(a.url());
   await b.getByTestId('task-state').waitFor();
-  await b.waitForTimeout(600); // longer than a save takes to come
+  await settle(b); // its own save, had it made one, has come
   assert.equal(await a.getByTestId('alert').innerText(), '');
   // The second tab changes its run: the first is told, and keeps its own run.
   const before = await snapshot(a);
@@ -222,7 +220,7 @@ test('a tab told that another tab saved a different run over its own', async () 
   await settle(b);
   await a.waitForTimeout(300);
   assert.equal(await a.getByTestId('alert').innerText(), '');
-  assert.deepEqual(errors, []);
+  assertNoErrors(b);
   assertNoErrors(a);
   await a.context().close();
 });
@@ -387,6 +385,9 @@ test('every kind of bad link or file is named, and the run in front of the user 
   for (const [name, content, message] of files) {
     const path = join(dir, name);
     await writeFile(path, content);
+    // The alert of the file before goes first, so that this one's is read.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('alert').filter({ hasText: /./ }).waitFor({ state: 'detached' });
     await page.locator('#import-run').setInputFiles(path);
     await page.getByTestId('alert').filter({ hasText: message }).waitFor({ timeout: 10_000 });
     const alert = await page.getByTestId('alert').innerText();

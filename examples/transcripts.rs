@@ -398,6 +398,64 @@ fn check_coverage<'a>(configs: impl Iterator<Item = &'a Config> + Clone) {
     assert!(configs.clone().any(|c| c.resume_event != d.resume_event));
 }
 
+/// Every kind of transition and answer happens in some scenario, and every
+/// A2A error the model answers with is answered, or it stops here: a
+/// scenario whose action starts being refused (its error is still a legal
+/// message) would otherwise drop what it was there to show.
+fn check_outcomes<'a>(exps: impl Iterator<Item = &'a Experiment>) {
+    let entries: Vec<&TraceEntry> = exps.flat_map(|e| e.trace()).collect();
+    type Kind = (&'static str, fn(&Event) -> bool);
+    let kinds: [Kind; 19] = [
+        ("a task created", |e| {
+            *e == Event::Created { follow_up: false }
+        }),
+        ("a follow-up created", |e| {
+            *e == Event::Created { follow_up: true }
+        }),
+        ("a start", |e| *e == Event::Started),
+        ("a rejection", |e| *e == Event::Rejected),
+        ("a worked second", |e| matches!(e, Event::Worked { .. })),
+        ("a failure", |e| matches!(e, Event::Failed { .. })),
+        ("an input gate", |e| matches!(e, Event::AskedInput { .. })),
+        ("an authorization gate", |e| {
+            matches!(e, Event::AskedAuth { .. })
+        }),
+        ("a clarification", |e| *e == Event::Clarified),
+        ("an authorization", |e| *e == Event::Authorized),
+        ("a cancel", |e| *e == Event::CancelRequested),
+        ("a PauseTask", |e| matches!(e, Event::PauseRequested { .. })),
+        ("a pending pause taking effect", |e| {
+            matches!(e, Event::PauseTookEffect { .. })
+        }),
+        ("a self-park", |e| matches!(e, Event::SelfParked { .. })),
+        ("a waited minute", |e| *e == Event::Waited),
+        ("a ResumeTask", |e| {
+            matches!(e, Event::ResumeRequested { .. })
+        }),
+        ("an event that wakes a task", |e| *e == Event::EventFired),
+        ("a pause timing out", |e| *e == Event::TimedOut),
+        ("a completion after a resume", |e| {
+            *e == Event::CompletedAfterResume
+        }),
+    ];
+    for (what, kind) in kinds {
+        let done = entries
+            .iter()
+            .any(|t| t.outcome == Outcome::Done && kind(&t.event));
+        assert!(done, "no scenario has {what}");
+    }
+    let codes: Vec<i32> = entries
+        .iter()
+        .filter_map(|t| match t.outcome {
+            Outcome::Refused(r) => r.code(),
+            _ => None,
+        })
+        .collect();
+    for code in [-32002, -32004, -32010, -32011] {
+        assert!(codes.contains(&code), "no scenario is answered {code}");
+    }
+}
+
 fn main() {
     let dir = PathBuf::from(
         std::env::args()
@@ -422,6 +480,7 @@ fn main() {
     }
     let (core, proposal) = (scenarios(), proposal_scenarios());
     check_coverage(core.iter().chain(&proposal).map(|(_, r)| r.e.config()));
+    check_outcomes(core.iter().chain(&proposal).map(|(_, r)| &r.e));
     let mut total = 0;
     for (name, r) in core {
         let mut messages = wire::transcript(&r.e, START_MS);

@@ -5,7 +5,9 @@
 #   1. check.py --self-test: known-bad lines (misspelled field, unknown enum,
 #      v0.3 `kind`/`final`, `index`, …) must be rejected, so the check is strict;
 #   2. the scenario matrix of examples/transcripts.rs is written to a temp dir
-#      and every line is parsed strictly into the a2a_pb2 class it names.
+#      and every line is parsed strictly into the a2a_pb2 class it names (a
+#      line marked proposal: must be the proposal's; every v1.0 kind of
+#      message the page sends must occur).
 # Ends with "N passed, 0 failed" (exit 0), or lists failures (exit 1).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -21,4 +23,6 @@ trap 'rm -rf "$out"' EXIT
 echo "conformance: self-test ok ($(grep -c '^self-test: rejected' "$out/self-test.log") bad lines rejected)"
 
 cargo run --quiet --example transcripts -- "$out/transcripts"
-"$venv/bin/python" conformance/check.py "$out/transcripts"
+# Every v1.0 message kind the page sends must have been checked at least once.
+"$venv/bin/python" conformance/check.py "$out/transcripts" --expect \
+  AgentCard,SendMessageRequest,SendMessageResponse,StreamResponse,GetTaskRequest,Task,ListTasksRequest,ListTasksResponse,CancelTaskRequest,SubscribeToTaskRequest,error

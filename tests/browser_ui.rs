@@ -1013,7 +1013,13 @@ async fn the_wire_panel_compares_an_exchange_in_both_pause_encodings() {
         "{summary}"
     );
     p.click("[data-testid=wire-compare] summary").await;
-    sleep(50).await;
+    // Worked out once open (the toggle event comes after the click).
+    for _ in 0..100 {
+        if !compared_types(&p).is_empty() {
+            break;
+        }
+        sleep(10).await;
+    }
     // Side by side: the proposed core's PAUSED frame, and the same pause as
     // v1.0 has it, a WORKING task with the pause in metadata.
     assert_eq!(payload_types(&p), ["proposal:StreamResponse"]);

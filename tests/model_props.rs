@@ -317,31 +317,33 @@ proptest! {
                         },
                     };
                     let was = before.snapshot().state;
-                    let legal = before.legality(&action);
-                    let would = before.would_record(&action);
-                    let unchanged = before.unchanged_by(&action);
                     let res = e.apply(action.clone());
-                    prop_assert_eq!(
-                        unchanged,
-                        match res { Ok(Applied::Unchanged(why)) => Some(why), _ => None },
-                        "unchanged_by foresaw why nothing changed"
-                    );
-                    if let Err(r) = legal {
-                        prop_assert_eq!(res, Err(r), "apply refuses what legality refuses");
-                    }
+                    let t = before.viewed_task_index();
                     match res {
                         Err(_) | Ok(Applied::Unchanged(_)) => {
                             prop_assert_eq!(e.tasks(), before.tasks(), "refusals record nothing");
                             prop_assert_eq!(e.trace().len(), before.trace().len() + 1, "but are traced");
-                            prop_assert!(!would, "would_record foresaw a record");
+                            // Traced as what apply answered: the refusal, or why nothing changed.
+                            let outcome = e.trace().last().map(|t| t.outcome);
+                            match res {
+                                Err(r) => prop_assert_eq!(outcome, Some(Outcome::Refused(r))),
+                                Ok(Applied::Unchanged(why)) => {
+                                    prop_assert_eq!(outcome, Some(Outcome::Unchanged(why)));
+                                    prop_assert_eq!(e.resume_token(), before.resume_token(), "the pause stands");
+                                }
+                                Ok(_) => unreachable!(),
+                            }
                         }
-                        Ok(Applied::Recorded { discarded, .. }) => {
-                            prop_assert!(would, "would_record foresaw none");
-                            prop_assert_eq!(discarded, before.later_count());
-                            let t = before.viewed_task_index();
+                        Ok(Applied::Recorded { states, discarded }) => {
+                            prop_assert!(states > 0, "a record records");
                             let kept = &before.tasks()[t].records()[..=before.position()];
+                            prop_assert_eq!(discarded, before.tasks()[t].records().len() - kept.len());
                             prop_assert_eq!(&e.tasks()[t].records()[..kept.len()], kept,
-                                "a discard removes exactly the later states");
+                                "the states up to the viewed one stay");
+                            if !matches!(action, Action::FollowUp) {
+                                prop_assert_eq!(e.tasks()[t].records().len(), kept.len() + states,
+                                    "the later states are gone, the new ones follow the viewed one");
+                            }
                             for (old, new) in before.tasks().iter().zip(e.tasks()) {
                                 prop_assert_eq!(&old.id, &new.id, "task ids never change");
                             }

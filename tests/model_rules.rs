@@ -910,7 +910,20 @@ fn every_step_and_action_leaves_a_trace_entry_with_unique_increasing_seq() {
 }
 
 #[test]
-fn apply_refuses_exactly_what_legality_refuses() {
+fn answers_and_follow_ups_are_allowed_exactly_in_their_states() {
+    // The rule, written out: each answer only in the state that asks for
+    // it, a follow-up only after a terminal state. Legality and apply both
+    // follow it, in every state these runs reach.
+    let rule = |a: &Action, s: TaskState| -> Result<(), Refusal> {
+        match a {
+            Action::Authorize if s == TaskState::AuthRequired => Ok(()),
+            Action::Authorize => Err(Refusal::NotAuthRequired(s)),
+            Action::SupplyClarification(_) if s == TaskState::InputRequired => Ok(()),
+            Action::SupplyClarification(_) => Err(Refusal::NotInputRequired(s)),
+            _ if s.is_terminal() => Ok(()),
+            _ => Err(Refusal::NotTerminal(s)),
+        }
+    };
     let configs = [
         cfg(),
         cfg().with(Setting::InputGate, 1).unwrap(),
@@ -920,26 +933,36 @@ fn apply_refuses_exactly_what_legality_refuses() {
             ..cfg()
         },
     ];
+    let mut seen = std::collections::BTreeSet::new();
     for c in configs {
         let mut e = exp(c);
         for _ in 0..30 {
+            let s = state(&e);
+            seen.insert(s.name());
             for a in [
                 Action::Authorize,
                 Action::SupplyClarification("t".into()),
                 Action::FollowUp,
             ] {
-                let legal = e.legality(&a);
+                let expected = rule(&a, s);
+                assert_eq!(e.legality(&a), expected, "{a:?} in {s}");
                 let mut probe = e.clone();
-                match (legal, probe.apply(a)) {
-                    (Err(l), Err(r)) => assert_eq!(l, r),
-                    (Ok(()), Ok(_)) => {}
-                    other => panic!("legality and apply disagree: {other:?}"),
-                }
+                assert_eq!(probe.apply(a.clone()).map(|_| ()), expected, "{a:?} in {s}");
             }
             if e.apply(Action::Step).is_err() {
                 break;
             }
         }
+    }
+    // Every kind of state the rule tells apart was reached.
+    for s in [
+        "TASK_STATE_INPUT_REQUIRED",
+        "TASK_STATE_AUTH_REQUIRED",
+        "TASK_STATE_WORKING",
+        "TASK_STATE_COMPLETED",
+        "TASK_STATE_REJECTED",
+    ] {
+        assert!(seen.contains(s), "{s} never reached: {seen:?}");
     }
 }
 
