@@ -105,6 +105,14 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   const copied = JSON.parse(await clipboard());
   assert.equal(copied.length, shown);
   assert.equal(copied[0].method, 'SendStreamingMessage');
+  // The start of work is one frame: copied as that message's object.
+  await page.getByTestId('trace-entry').nth(1).click();
+  assert.equal(await page.getByTestId('wire-message').count(), 1);
+  await copyJson.click();
+  await page.getByRole('button', { name: 'Copied ✓' }).waitFor();
+  const one = JSON.parse(await clipboard());
+  assert.ok(!Array.isArray(one), 'one message, not an array of one');
+  assert.equal(one.result.statusUpdate.status.state, 'TASK_STATE_WORKING');
 
   // Viewing an earlier state: the status line says what that state is.
   await page.getByLabel('Recorded state', { exact: true }).fill('0');

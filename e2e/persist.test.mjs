@@ -463,6 +463,23 @@ test('a task playing at 10× is saved as it plays, and a reload right after Paus
   await page.context().close();
 });
 
+test('a change is saved at once when the page is hidden, not 250 ms later', async () => {
+  const page = await openPage(browser());
+  await settle(page);
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.waitForFunction(() => document.documentElement.dataset.save === 'due');
+  // A phone may end a hidden page with no pagehide: hidden is the last sure moment.
+  const [save, run] = await page.evaluate(() => {
+    Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+    document.dispatchEvent(new Event('visibilitychange', { bubbles: true }));
+    return [document.documentElement.dataset.save, localStorage.getItem('a2a-control-room/run')];
+  });
+  assert.equal(save, 'idle');
+  assert.match(run, /"script":\[\{"Steps":1\}\]/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('importing another run of the same context shows that run\'s trace, not the one on screen', async () => {
   const page = await openPage(browser());
   const dir = await tempDir('runs-');
@@ -499,6 +516,8 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   // A settings change (the run before is kept for Undo) and Forget in one
   // go: a save is due when Forget is clicked.
   await page.evaluate(() => {
+    // A copy kept apart as unreadable goes too.
+    localStorage.setItem('a2a-control-room/run.unreadable', '{"not":"a run"}');
     const units = document.getElementById('setting-work-units');
     units.value = '5';
     units.dispatchEvent(new Event('input', { bubbles: true }));

@@ -377,8 +377,18 @@ pub fn autosave(store: Store, hold: bool) {
             set_timeout(flush, Duration::from_millis(250));
         }
     });
-    let handle = window_event_listener_untyped("pagehide", move |_| flush());
-    on_cleanup(move || handle.remove());
+    // At once when the page is closed, or hidden (a phone may end a hidden
+    // page without a pagehide).
+    let closed = window_event_listener_untyped("pagehide", move |_| flush());
+    let hidden = window_event_listener_untyped("visibilitychange", move |_| {
+        if document().hidden() {
+            flush();
+        }
+    });
+    on_cleanup(move || {
+        closed.remove();
+        hidden.remove();
+    });
 }
 
 /// Tells whether a save is due (`due`) or not (`idle`) in the root element's
