@@ -458,6 +458,25 @@ fn time_bar_spreads_a_pause_over_its_gap_and_hatches_lost_work() {
 }
 
 #[test]
+fn a_long_pause_on_the_time_bar_reads_as_inspect_says_it() {
+    let mut e = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 1,
+        ..proposal()
+    });
+    e.apply(Action::Step).unwrap();
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    for _ in 0..62 {
+        e.apply(Action::Step).unwrap();
+    }
+    assert_eq!(e.snapshot().waiting_s, 62 * 60);
+    assert_eq!(waiting_words(e.snapshot().waiting_s), "1 h 2 min");
+    let svg = timebar_svg(&TimeBar::of(&e));
+    assert!(svg.contains(">1 h 2 min</text>"), "{svg}");
+    assert!(!svg.contains("62 min"), "{svg}");
+}
+
+#[test]
 fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
     let mut e = paused_two_minutes_mid_unit();
     let n = e.viewed_task().records().len();
