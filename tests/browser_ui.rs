@@ -60,8 +60,19 @@ impl Page {
     fn disabled(&self, sel: &str) -> bool {
         self.q(sel).has_attribute("disabled")
     }
+    /// A click as a pointer makes it: a pointer down, then the click.
     async fn click(&self, sel: &str) {
+        press(&self.q(sel));
         self.q(sel).unchecked_into::<HtmlElement>().click();
+        tick().await;
+    }
+    /// Clicks `button` with focus in the text field `field`, typed to
+    /// `value`: the field's change comes as focus leaves it, between the
+    /// pointer down and the click.
+    async fn commit_by_clicking(&self, field: &str, value: &str, button: &str) {
+        press(&self.q(button));
+        self.fire(field, value, "change").await;
+        self.q(button).unchecked_into::<HtmlElement>().click();
         tick().await;
     }
     async fn set_range(&self, sel: &str, value: u32) {
@@ -131,6 +142,14 @@ async fn rejected_task() -> Page {
     p.click("#step").await;
     assert_eq!(p.state(), "TASK_STATE_REJECTED");
     p
+}
+
+/// A pointer down on `el` (bubbling, as the browser's).
+fn press(el: &Element) {
+    let init = web_sys::EventInit::new();
+    init.set_bubbles(true);
+    let ev = web_sys::Event::new_with_event_init_dict("pointerdown", &init).unwrap();
+    el.dispatch_event(&ev).unwrap();
 }
 
 async fn sleep(ms: i32) {
@@ -389,10 +408,10 @@ async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_
         p.click("#step").await;
     }
     let before = p.count("[data-testid=trace-entry]");
-    // Typed, then Step clicked: the field's change comes first, as focus
-    // leaves it, then the click.
-    p.choose("#resume-event", "deploy.done").await;
-    p.click("#step").await;
+    // Typed, then Step clicked: the field's change comes as focus leaves
+    // it, then the click.
+    p.commit_by_clicking("#resume-event", "deploy.done", "#step")
+        .await;
     let field = p.q("#resume-event").unchecked_into::<HtmlInputElement>();
     assert_eq!(field.value(), "deploy.done", "the new run uses the name");
     assert!(exists(&p, ".undo"), "the run from before is within Undo");
@@ -403,16 +422,36 @@ async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_
 
     // Only the first action is the same click's: the next one acts on the
     // new run, and the one kept goes.
-    p.choose("#resume-event", "deploy.done").await;
-    p.click("#step").await;
+    p.commit_by_clicking("#resume-event", "deploy.done", "#step")
+        .await;
+    assert!(exists(&p, ".undo"));
     p.click("#step").await;
     assert!(!exists(&p, ".undo"), "acted on: nothing is kept for Undo");
 
-    // A run acted on in the same click is the one a later change keeps.
-    p.choose("#resume-event", "build.done").await;
+    // Focus left the field with Tab (its change comes then), and the next
+    // key press steps: that Step is the user's next action, however soon.
+    p.choose("#resume-event", "lint.done").await;
+    assert!(exists(&p, ".undo"));
+    p.key_on("#step", "Enter").await;
+    p.q("#step").unchecked_into::<HtmlElement>().click();
+    tick().await;
+    assert!(
+        !exists(&p, ".undo"),
+        "a later press: nothing is kept for Undo"
+    );
+    assert_eq!(p.text("[data-testid=notice]"), "", "the notice was read");
+
+    // A click elsewhere between the change and the action: the same.
+    p.commit_by_clicking("#resume-event", "test.done", "main")
+        .await;
+    assert!(exists(&p, ".undo"));
     p.click("#step").await;
+    assert!(!exists(&p, ".undo"));
+
+    // A run acted on in the same click is the one a later change keeps.
+    p.commit_by_clicking("#resume-event", "build.done", "#step")
+        .await;
     let acted = p.count("[data-testid=trace-entry]");
-    sleep(1100).await;
     p.click("#restart").await;
     p.click(".undo button").await;
     assert_eq!(

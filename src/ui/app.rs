@@ -25,6 +25,8 @@ pub fn ControlRoom(
         ..Store::new(seed)
     };
     provide_context(store);
+    // First of the page's key listeners: a shortcut's action is a press too.
+    presses_end_the_same_click(store);
     if persist {
         let checkpoint_stays = persist::restore(store);
         persist::autosave(store, checkpoint_stays);
@@ -535,6 +537,18 @@ fn fade_notices(store: Store) {
             },
             Duration::from_secs(8),
         );
+    });
+}
+
+/// Each pointer down and key down tells the store: the click that moved
+/// focus from a text field (whose change started a fresh experiment) comes
+/// before the next press.
+fn presses_end_the_same_click(store: Store) {
+    let pointer = window_event_listener(ev::pointerdown, move |_| store.pressed());
+    let key = window_event_listener(ev::keydown, move |_| store.pressed());
+    on_cleanup(move || {
+        pointer.remove();
+        key.remove();
     });
 }
 

@@ -72,9 +72,11 @@ pub struct Store {
     /// Steps after a Play that discarded aside), seek, fresh start or
     /// *Forget saved run*. It is not saved: a reload ends it.
     pub discarded: RwSignal<Option<Discarded>>,
-    /// Where the click that started a fresh experiment stands: see
-    /// [`SameClick`].
-    pub same_click: StoredValue<SameClick>,
+    /// A text field's change started a fresh experiment, and no press (a
+    /// pointer down, a key down) came since: the click that moved focus
+    /// from the field, which comes next, acts on the new run as its first
+    /// action (see [`Store::in_same_click`]).
+    pub same_click: StoredValue<bool>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -186,7 +188,7 @@ impl Store {
             run: StoredValue::new(run),
             replaced: RwSignal::new(None),
             discarded: RwSignal::new(None),
-            same_click: StoredValue::new(SameClick::None),
+            same_click: StoredValue::new(false),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -360,7 +362,7 @@ impl Store {
     /// discarded later states, which stays said.
     fn read_on(&self, by_play: bool) {
         let same_click = self.in_same_click();
-        self.same_click.set_value(SameClick::None);
+        self.same_click.set_value(false);
         if same_click {
             return;
         }
@@ -641,7 +643,7 @@ impl Store {
         // A field that commits as focus leaves it: the click that moved
         // focus may act next, on this run (see `in_same_click`).
         if commit == FieldCommit::OnBlur {
-            self.same_click.set_value(SameClick::Open(clock_ms()));
+            self.same_click.set_value(true);
         }
         self.install(SavedRun::new(config, ids, now_ms()), fresh);
         self.notice.set(Some(notice));
@@ -653,7 +655,7 @@ impl Store {
     /// it). A run with nothing done (as while a settings slider is dragged)
     /// leaves the one kept before in place.
     fn set_aside(&self) {
-        self.same_click.set_value(SameClick::None);
+        self.same_click.set_value(false);
         let run = self.run.get_value();
         if !run.script.is_empty() {
             let discard = self.discarded.get_untracked();
@@ -666,10 +668,20 @@ impl Store {
     }
 
     /// Whether an action now comes with the click that started this fresh
-    /// experiment: the first one on it, within [`SAME_CLICK_MS`]. (A run
-    /// opened from a link, a file or this browser's storage has no such click.)
+    /// experiment: the first one on it, with no press since the field's
+    /// change. A change that focus leaving the field commits comes between
+    /// the click's pointer down and the click itself (or right after the
+    /// Tab that moved focus, whose next key press is the user's next
+    /// action). A run opened from a link, a file or this browser's storage
+    /// has no such click.
     fn in_same_click(&self) -> bool {
-        matches!(self.same_click.get_value(), SameClick::Open(t) if clock_ms() - t < SAME_CLICK_MS)
+        self.same_click.get_value()
+    }
+
+    /// A pointer down or a key down: whatever comes next is not the click
+    /// that started a fresh experiment from a text field.
+    pub fn pressed(&self) {
+        self.same_click.set_value(false);
     }
 
     /// Brings back the run that the last fresh start or opened run replaced.
@@ -680,7 +692,7 @@ impl Store {
         match kept.run.replay() {
             Ok(exp) => {
                 self.replaced.set(None);
-                self.same_click.set_value(SameClick::None);
+                self.same_click.set_value(false);
                 self.install(kept.run, exp);
                 // As it was: with the Undo of a discard it still had.
                 if kept.discard.is_some() {
@@ -839,7 +851,7 @@ impl Store {
             .replaced
             .with_untracked(|kept| kept.as_ref().is_some_and(|kept| kept.by_open));
         if in_a_row {
-            self.same_click.set_value(SameClick::None);
+            self.same_click.set_value(false);
         } else {
             self.set_aside();
         }
@@ -906,20 +918,6 @@ pub fn plural(n: usize) -> &'static str {
     }
 }
 
-/// How soon after a fresh start an action still belongs to the click that
-/// started it (a field's change, then the click that moved focus).
-pub const SAME_CLICK_MS: f64 = 1000.0;
-
-/// The click that started a fresh experiment (a text field commits as
-/// focus leaves it, so the click that moved focus may act next).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum SameClick {
-    /// No fresh start waits for its first action.
-    None,
-    /// A fresh start at this wall-clock time (ms), not acted on yet.
-    Open(f64),
-}
-
 /// When a settings control commits its change.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum FieldCommit {
@@ -929,18 +927,6 @@ enum FieldCommit {
     /// As focus leaves it (a text field): the click that moved focus may
     /// act next.
     OnBlur,
-}
-
-/// The wall clock in milliseconds (0 off the browser).
-fn clock_ms() -> f64 {
-    #[cfg(target_arch = "wasm32")]
-    {
-        js_sys::Date::now()
-    }
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        0.0
-    }
 }
 
 /// The wall clock in whole seconds, as Unix epoch milliseconds (0 off the browser).
