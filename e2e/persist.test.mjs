@@ -225,6 +225,36 @@ test('a tab told that another tab saved a different run over its own', async () 
   await a.context().close();
 });
 
+test('a save keeps the Undo copy that belongs with it, over one another tab kept there', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  const checkpoint = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  await step.click();
+  await settle(page);
+  const oneStep = await checkpoint();
+  for (let i = 0; i < 2; i++) await step.click();
+  await settle(page);
+  const threeSteps = await checkpoint();
+  for (let i = 0; i < 2; i++) await step.click();
+  await settle(page);
+  const fiveSteps = await snapshot(page);
+  // A run opened from a link: the five-step run is kept for Undo.
+  await page.evaluate((t) => { location.hash = '#run=' + encodeURIComponent(t); }, threeSteps);
+  const undo = page.getByRole('button', { name: 'Undo: bring back the run from before' });
+  await undo.waitFor();
+  await settle(page);
+  // Another tab keeps its own Undo copy in this browser's one place for it...
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run.previous', t), oneStep);
+  // ...then this tab views an earlier state (not an action: Undo stays) and saves.
+  await page.getByLabel('Recorded state', { exact: true }).fill('2');
+  await settle(page);
+  await page.reload();
+  await undo.click();
+  assert.deepEqual(await snapshot(page), fiveSteps, "this tab's run from before, not the other tab's");
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a corrupt checkpoint gets a message and a fresh run', async () => {
   const page = await openPage(browser());
   await settle(page); // or the page saves its own run over this one when it unloads

@@ -185,23 +185,35 @@ fn keep_for_undo(store: Store, run: Option<SavedRun>) {
 /// Keeps the run Undo would bring back in storage while there is one.
 fn keep_replaced(store: Store) {
     Effect::new(move |ran: Option<()>| {
-        let started = ran.is_some();
-        let Some(s) = storage() else {
-            return;
-        };
+        store.replaced.track();
         // Not at start-up: what is stored then was read, or kept as it was.
-        match store.replaced.with(|r| r.as_ref().map(|kept| kept.run.to_json())) {
-            Some(text) if s.set_item(PREVIOUS_KEY, &text).is_err() => add_to_notice(
-                store,
-                "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
-            ),
-            Some(_) => {}
-            None if started => {
-                let _ = s.remove_item(PREVIOUS_KEY);
-            }
-            None => {}
+        if ran.is_some() {
+            store_undo_copy(store);
         }
     });
+}
+
+/// Writes the run Undo would bring back under [`PREVIOUS_KEY`], or removes
+/// what is there when there is none: as each change of it, so with each
+/// save of the checkpoint, which it belongs with (another tab may have
+/// written its own since).
+fn store_undo_copy(store: Store) {
+    let Some(s) = storage() else {
+        return;
+    };
+    match store
+        .replaced
+        .with_untracked(|r| r.as_ref().map(|kept| kept.run.to_json()))
+    {
+        Some(text) if s.set_item(PREVIOUS_KEY, &text).is_err() => add_to_notice(
+            store,
+            "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
+        ),
+        Some(_) => {}
+        None => {
+            let _ = s.remove_item(PREVIOUS_KEY);
+        }
+    }
 }
 
 /// Where the *Keyboard shortcuts* switch is kept when it is off.
@@ -410,7 +422,11 @@ fn save(store: Store, text: &str) {
             store,
             "This browser did not let the page save the run (storage is full or off).",
         );
+        return;
     }
+    // A reload opens this checkpoint with the Undo copy beside it: this
+    // tab's, not one another tab kept there since.
+    store_undo_copy(store);
 }
 
 /// Says `text` in the notice after what it already says (a fresh start,
