@@ -408,9 +408,12 @@ test('every kind of bad link or file is named, and the run in front of the user 
     // A file saved in Latin-1: refused, not opened with its "é" replaced.
     ['latin1.json', Buffer.from(latin1, 'latin1'),
       new RegExp(`not UTF-8 text \\(byte ${latin1.indexOf('\u00e9') + 1}, on line 2, is not\\)`)],
-    // Its settings as one long string: quoted whole, a word with no break.
+    // Its settings as one long string: quoted by its start and length.
     ['string.json', JSON.stringify({ ...JSON.parse(good), config: JSON.stringify(JSON.parse(good).config) }),
-      /config: invalid type: string/],
+      /config: invalid type: string "\{\\"work_units\\":4,.{20,40}…" \(\d+ characters\)/],
+    // A value of 400 000 characters: said by its start, in a short alert, at once.
+    ['long-value.json', good.replace('"work_units":4', `"work_units":"${'A'.repeat(400_000)}"`),
+      /config\.work_units: invalid type: string "A{40}…" \(400000 characters\), expected a whole number from 1 to 12/],
   ];
   for (const [name, content, message] of files) {
     const path = join(dir, name);
@@ -424,11 +427,13 @@ test('every kind of bad link or file is named, and the run in front of the user 
     assert.match(alert, /The run on the page is unchanged/);
     assert.doesNotMatch(alert, /\.\./, 'one full stop per sentence');
     assert.deepEqual(await snapshot(page), before, `${name} left the run untouched`);
-    // However long its words, the alert and its Dismiss stay on the screen.
-    const width = page.viewportSize().width;
+    // However long its words or the value it quotes, the alert and its
+    // Dismiss stay on the screen.
+    const { width, height } = page.viewportSize();
     for (const part of [page.getByTestId('alert').locator('p'), page.getByRole('button', { name: 'Dismiss', exact: true })]) {
       const box = await part.boundingBox();
       assert.ok(box.x >= 0 && box.x + box.width <= width, `${name}: ${JSON.stringify(box)} within ${width}px`);
+      assert.ok(box.y >= 0 && box.y + box.height <= height, `${name}: ${JSON.stringify(box)} within ${height}px`);
     }
   }
   assertNoErrors(page);

@@ -286,7 +286,7 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":\"4\""),
-            "(config.work_units: invalid type: string \"4\", expected a whole number from 0 to 255)",
+            "(config.work_units: invalid type: string \"4\", expected a whole number from 1 to 12)",
         ),
         (
             good.replace("\"Seek\":3", "\"Seek\":-3"),
@@ -351,6 +351,63 @@ fn each_kind_of_bad_input_has_its_own_message() {
         // The page ends the sentence: the reason carries no full stop of its own.
         assert!(!err.to_string().ends_with('.'), "{err}");
     }
+}
+
+#[test]
+fn a_refusal_says_a_long_value_by_its_start_and_length_and_a_huge_number_as_such() {
+    let (_, run) = sample();
+    let good = run.to_json();
+    let long = "A".repeat(400_000);
+    let cut = format!("{}…", "A".repeat(40));
+    let cases = [
+        (
+            good.replace("\"work_units\":4", &format!("\"work_units\":\"{long}\"")),
+            format!("(config.work_units: invalid type: string \"{cut}\" (400000 characters), expected a whole number from 1 to 12)"),
+        ),
+        (
+            good.replace("\"work_units\":4", &format!("\"work_units\":4,\"{long}\":1")),
+            format!("(config.{cut} (400000 characters): unknown field `{cut}` (400000 characters), expected one of `work_units`"),
+        ),
+        (
+            good.replace("\"Seek\":3", &format!("\"{long}\":3")),
+            format!("(script item 10: unknown variant `{cut}` (400000 characters), expected one of"),
+        ),
+        (
+            good.replace("\"version\":1", &format!("\"version\":\"{long}\"")),
+            format!("its version is \"{cut}\" (400000 characters), not an integer such as 1"),
+        ),
+        (
+            good.replace("\"work_units\":4", "\"work_units\":1e400"),
+            "(it holds a number too large to read, at line 1, column".to_string(),
+        ),
+        (
+            good.replace("\"seconds_per_unit\":3", "\"seconds_per_unit\":2.5"),
+            "(config.seconds_per_unit: invalid type: floating point `2.5`, expected a whole number from 1 to 10)".to_string(),
+        ),
+    ];
+    for (input, expected) in cases {
+        let err = SavedRun::parse(&input).unwrap_err().to_string();
+        assert!(err.contains(&expected), "{expected} not in {err}");
+        assert!(
+            err.chars().count() < 800,
+            "{} characters",
+            err.chars().count()
+        );
+    }
+    // A quoted value with its quotes escaped inside is cut as one value.
+    let quoted = format!("{}\\\"{}", "B".repeat(30), "C".repeat(60));
+    let err =
+        SavedRun::parse(&good.replace("\"work_units\":4", &format!("\"work_units\":\"{quoted}\"")))
+            .unwrap_err()
+            .to_string();
+    assert!(
+        err.contains(&format!(
+            "string \"{}\\\"{}…\" (92 characters), expected",
+            "B".repeat(30),
+            "C".repeat(8)
+        )),
+        "{err}"
+    );
 }
 
 #[test]

@@ -68,7 +68,7 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
             if decodes(&probe) {
                 continue;
             }
-            place = Some(key.clone());
+            place = Some(member(key));
             // Within a member: a field of an object, an item of a list.
             match (given, &model[key]) {
                 (Value::Object(fields), Value::Object(_)) => {
@@ -76,7 +76,7 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
                         let mut probe = model.clone();
                         probe[key][field] = v.clone();
                         if !decodes(&probe) {
-                            place = Some(format!("{key}.{field}"));
+                            place = Some(format!("{}.{}", member(key), member(field)));
                             break 'members;
                         }
                     }
@@ -85,7 +85,7 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
                     for (i, item) in items.iter().enumerate() {
                         model[key] = Value::Array(vec![item.clone()]);
                         if !decodes(&model) {
-                            place = Some(format!("{key} item {}", i + 1));
+                            place = Some(format!("{} item {}", member(key), i + 1));
                             break 'members;
                         }
                     }
@@ -96,6 +96,19 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
         }
     }
     let mut said = error.to_string();
+    // A setting's own range, as the settings say it.
+    let setting = place.as_deref().and_then(|p| {
+        Setting::ALL
+            .into_iter()
+            .find(|s| p.strip_prefix("config.") == Some(s.field()))
+    });
+    if let Some(setting) = setting {
+        let (lo, hi) = setting.range().into_inner();
+        said = said.replace(
+            "expected u8",
+            &format!("expected a whole number from {lo} to {hi}"),
+        );
+    }
     for (rust, words) in [
         ("u8", "a whole number from 0 to 255"),
         ("u16", "a whole number from 0 to 65535"),
@@ -117,8 +130,72 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
         None => String::new(),
     };
     match place {
-        Some(place) => format!("{place}: {said}"),
-        None => said,
+        Some(place) => format!("{place}: {}", shorten(&said)),
+        None => shorten(&said),
+    }
+}
+
+/// `text` as a message shows it: whole up to 60 characters, else its
+/// first 40, and how many characters it has.
+fn cut(text: &str) -> (&str, Option<usize>) {
+    match text.char_indices().nth(60) {
+        None => (text, None),
+        Some(_) => {
+            let end = text.char_indices().nth(40).map_or(text.len(), |(at, _)| at);
+            (&text[..end], Some(text.chars().count()))
+        }
+    }
+}
+
+/// A member's name in a place (`config.work_units`), cut as [`cut`] cuts.
+fn member(name: &str) -> String {
+    match cut(name) {
+        (start, Some(n)) => format!("{start}… ({n} characters)"),
+        (whole, None) => whole.to_string(),
+    }
+}
+
+/// `said` with each quoted value (`"…"` or `` `…` ``) over 60 characters cut
+/// to its first 40 and its length, and the whole cut at 600 characters: a
+/// decoder repeats the value, key or name it refused, however long, and a
+/// message of a million characters would freeze the page that shows it.
+fn shorten(said: &str) -> String {
+    const WHOLE: usize = 600;
+    let mut out = String::new();
+    let mut rest = said;
+    while let Some(open) = rest.find(['"', '`']) {
+        let quote = rest.as_bytes()[open];
+        out.push_str(&rest[..=open]);
+        let inner = &rest[open + 1..];
+        // The closing quote: the next one not escaped (a string is shown
+        // with its quotes escaped), or the end.
+        let mut escaped = false;
+        let close = inner
+            .bytes()
+            .position(|b| {
+                let closes = b == quote && !escaped;
+                escaped = quote == b'"' && b == b'\\' && !escaped;
+                closes
+            })
+            .unwrap_or(inner.len());
+        let (body, length) = cut(&inner[..close]);
+        out.push_str(body);
+        if length.is_some() {
+            out.push('…');
+        }
+        rest = &inner[close..];
+        if let Some(after) = rest.strip_prefix(quote as char) {
+            out.push(quote as char);
+            rest = after;
+        }
+        if let Some(n) = length {
+            out.push_str(&format!(" ({n} characters)"));
+        }
+    }
+    out.push_str(rest);
+    match out.char_indices().nth(WHOLE) {
+        Some((at, _)) => format!("{}…", &out[..at]),
+        None => out,
     }
 }
 
@@ -272,6 +349,12 @@ impl SavedRun {
                     e.line(),
                     e.column()
                 ))
+            } else if e.to_string().starts_with("number out of range") {
+                RunError::NotJson(format!(
+                    "it holds a number too large to read, at line {}, column {}",
+                    e.line(),
+                    e.column()
+                ))
             } else {
                 RunError::NotJson(format!(
                     "its text is not JSON: it breaks at line {}, column {}",
@@ -291,9 +374,9 @@ impl SavedRun {
             Some((_, Some(v))) if v == i64::from(RUN_VERSION) => {}
             Some((_, Some(v))) => return Err(RunError::WrongVersion(v)),
             Some((v, None)) => {
-                return Err(RunError::NotJson(format!(
+                return Err(RunError::NotJson(shorten(&format!(
                     "its version is {v}, not an integer such as {RUN_VERSION}"
-                )))
+                ))))
             }
             None => return Err(RunError::NotJson("no version".into())),
         }
