@@ -255,6 +255,21 @@ test('a save keeps the Undo copy that belongs with it, over one another tab kept
   await page.context().close();
 });
 
+test('a link to the run already on the page opens it without offering an Undo that would change nothing', async () => {
+  const page = await openPage(browser());
+  for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(page);
+  const before = await snapshot(page);
+  await page.evaluate(() => { location.hash = '#run=' + encodeURIComponent(localStorage.getItem('a2a-control-room/run')); });
+  await page.getByTestId('notice').filter({ hasText: 'Opened the shared run.' }).waitFor();
+  assert.deepEqual(await snapshot(page), before);
+  assert.equal(await page.getByRole('button', { name: 'Undo: bring back the run from before' }).count(), 0);
+  await settle(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous')), null);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a corrupt checkpoint gets a message and a fresh run', async () => {
   const page = await openPage(browser());
   await settle(page); // or the page saves its own run over this one when it unloads

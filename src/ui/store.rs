@@ -846,6 +846,11 @@ impl Store {
 
     fn replace_with(&self, parsed: Result<SavedRun, RunError>) -> Result<(), RunError> {
         let (run, exp) = parsed.and_then(|run| run.replay().map(|e| (run, e)))?;
+        // The very run on the page (its link opened again): nothing to
+        // replace, nor to offer to Undo.
+        if self.run.with_value(|now| *now == run) {
+            return Ok(());
+        }
         // Runs opened in a row: Undo brings back the one from before them.
         let in_a_row = self
             .replaced
