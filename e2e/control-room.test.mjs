@@ -639,6 +639,33 @@ test('setting up an experiment brings Play into view and focus: Space then plays
   await page.getByRole('button', { name: 'Pause playback' }).waitFor();
   await waitState(page, 'TASK_STATE_WORKING');
   assert.equal(await page.getByTestId('task-id').innerText(), task, 'the same experiment plays, not a new one');
+  // From a task whose Play is off (it waits for input): focus still goes to
+  // Play, once the new run has turned it on.
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  while (await step.isEnabled()) await step.click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.ok(await play.isDisabled());
+  await page.getByRole('button', { name: 'Set up experiment 2' }).focus();
+  await page.keyboard.press('Enter');
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
+  await page.keyboard.press('Space');
+  await page.getByRole('button', { name: 'Pause playback' }).waitFor();
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a notice stays until it is dismissed or the next action has read it', async () => {
+  const page = await openPage(browser());
+  await page.clock.install();
+  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  await page.clock.fastForward(60_000);
+  assert.match(await text(page, 'notice'), /^Experiment 1 .*Press Play/);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  assert.equal(await page.getByTestId('notice').innerText(), '');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -359,6 +359,8 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await dismiss.focus();
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.activeElement?.tagName === 'MAIN');
+  // Where focus is shows: the main area's ring.
+  assert.equal(await page.locator('main').evaluate((m) => getComputedStyle(m).outlineStyle), 'solid');
   await page.getByRole('button', { name: 'Supply clarification' }).focus();
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_WORKING');

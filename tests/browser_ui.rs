@@ -152,6 +152,15 @@ fn press(el: &Element) {
     el.dispatch_event(&ev).unwrap();
 }
 
+/// Until the browser has drawn the next frame.
+async fn next_frame() {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        window().request_animation_frame(&resolve).unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+    tick().await;
+}
+
 async fn sleep(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         window()
@@ -1011,6 +1020,48 @@ async fn illegal_requests_on_a_terminal_task_show_their_error_envelopes() {
     );
 }
 
+#[wasm_bindgen_test]
+async fn a_text_field_whose_text_is_refused_is_marked_invalid_and_described_by_why() {
+    let p = mount().await;
+    let field = "#clarification-text";
+    let marked = |p: &Page| {
+        let el = p.q(field);
+        (
+            el.get_attribute("aria-invalid"),
+            el.get_attribute("aria-describedby"),
+        )
+    };
+    // Empty while the task works: the state, not the text, keeps the button off.
+    p.type_text(field, "").await;
+    assert_eq!(marked(&p), (None, None));
+    p.set_range("#setting-require-input-before-unit", 1).await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
+    p.type_text(field, "").await;
+    assert_eq!(
+        marked(&p),
+        (Some("true".into()), Some("act-clarify-reason".into()))
+    );
+    assert_eq!(
+        p.text("#act-clarify-reason"),
+        "The clarification text is empty."
+    );
+    p.type_text(field, &"x".repeat(501)).await;
+    assert_eq!(marked(&p).0.as_deref(), Some("true"));
+    assert!(p.text("#act-clarify-reason").contains("longer than 500"));
+    p.type_text(field, "Use the staging database.").await;
+    assert_eq!(marked(&p), (None, None));
+    // The proposal's fields too: an event with no name.
+    proposal_on(&p).await;
+    p.type_text("#event-to-fire", " ").await;
+    assert_eq!(
+        p.q("#event-to-fire")
+            .get_attribute("aria-describedby")
+            .as_deref(),
+        Some("act-fire-event-reason")
+    );
+}
+
 fn exists(p: &Page, sel: &str) -> bool {
     p.root.query_selector(sel).unwrap().is_some()
 }
@@ -1258,7 +1309,7 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     let setup = buttons.item(2).unwrap().unchecked_into::<HtmlElement>();
     assert_eq!(setup.text_content().unwrap(), "Set up experiment 3");
     setup.click();
-    tick().await;
+    next_frame().await;
     let focused = document().active_element().map(|e| e.id());
     assert_eq!(focused.as_deref(), Some("play"), "on to Play");
     // The settings are far below: the notice names what it changed.

@@ -139,6 +139,21 @@ pub fn after_colon(message: impl fmt::Display) -> String {
 }
 
 impl Refusal {
+    /// Whether what is refused is the text a user typed for the request (a
+    /// clarification, a pause reason, a resume input, an event's name), not
+    /// the request in the task's state.
+    pub const fn is_about_text(self) -> bool {
+        matches!(
+            self,
+            Refusal::EmptyClarification
+                | Refusal::ClarificationTooLong
+                | Refusal::ReasonTooLong
+                | Refusal::ResumeInputTooLong
+                | Refusal::EmptyEventName
+                | Refusal::EventNameTooLong
+        )
+    }
+
     /// The A2A JSON-RPC error code the wire would carry, if any.
     pub const fn code(self) -> Option<i32> {
         match self {

@@ -108,18 +108,29 @@ pub fn ActionButton(
 
 /// A labelled text field bound to a string signal: one line, or a box of
 /// `rows` lines for a message a user writes. Enter in it presses the button
-/// `sends`; while that button is off, the status line says why instead.
-/// Shift+Enter starts a new line in a box.
+/// `sends`, which sends `action`; while that button is off, the status line
+/// says why instead. Shift+Enter starts a new line in a box. While the text
+/// is why the request is refused (empty, too long), the field is marked
+/// invalid and described by the reason under the button.
 #[component]
 fn TextField(
     id: &'static str,
     label: &'static str,
     value: RwSignal<String>,
     sends: &'static str,
+    action: Callback<(), Action>,
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] rows: u32,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
+    let invalid = Memo::new(move |_| {
+        store
+            .exp
+            .with(|e| e.legality(&action.run(())))
+            .is_err_and(Refusal::is_about_text)
+    });
+    let described = format!("{sends}-reason");
+    let described = move || invalid.get().then(|| described.clone());
     let enter = move |ev: web_sys::KeyboardEvent| {
         if ev.key() != "Enter" || ev.shift_key() || ev.is_composing() {
             return;
@@ -161,6 +172,8 @@ fn TextField(
                 rows=rows
                 placeholder=placeholder
                 prop:value=move || value.get()
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=described.clone()
                 on:input=move |ev| value.set(event_target_value(&ev))
                 on:keydown=enter
             ></textarea>
@@ -173,6 +186,8 @@ fn TextField(
                 id=id
                 placeholder=placeholder
                 prop:value=move || value.get()
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=described
                 on:input=move |ev| value.set(event_target_value(&ev))
                 on:keydown=enter
             />
@@ -205,13 +220,14 @@ pub fn Toggle(label: &'static str, value: RwSignal<bool>) -> impl IntoView {
 #[component]
 pub fn ActPanel() -> impl IntoView {
     let store = expect_context::<Store>();
+    let clarify = Callback::new(move |()| Action::SupplyClarification(store.clarification.get()));
     view! {
         <section class="panel" aria-labelledby="act-h">
             <h2 id="act-h">"Act on the current state"</h2>
-            <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" rows=2/>
+            <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" action=clarify rows=2/>
             <ActionButton
                 id="act-clarify"
-                action=Callback::new(move |()| Action::SupplyClarification(store.clarification.get()))
+                action=clarify
                 hint="The task waits for clarification: this resumes the same task."
                 leads=true
             />
@@ -278,6 +294,12 @@ fn PauseControls() -> impl IntoView {
         }
     });
     let pending = move || store.exp.with(pending_pause);
+    let pause = Callback::new(move |()| Action::PauseTask {
+        mode: store.pause_mode.get(),
+        reason: store.pause_reason.get(),
+    });
+    let resume = Callback::new(move |()| store.resume_action(true));
+    let fire = Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()));
     view! {
         <fieldset class="proposal">
             <legend>"Pause and resume — proposal, not part of A2A v1.0"</legend>
@@ -316,13 +338,10 @@ fn PauseControls() -> impl IntoView {
                  them. What is in flight is this simulator's reading: the unit for \
                  finish_step, all the work left for wait_for_completion."
             </details>
-            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause"/>
+            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause" action=pause/>
             <ActionButton
                 id="act-pause"
-                action=Callback::new(move |()| Action::PauseTask {
-                    mode: store.pause_mode.get(),
-                    reason: store.pause_reason.get(),
-                })
+                action=pause
                 hint=Signal::derive(move || {
                     let action = Action::PauseTask {
                         mode: store.pause_mode.get(),
@@ -339,7 +358,7 @@ fn PauseControls() -> impl IntoView {
             <p class="warning" data-testid="pause-pending" hidden=move || pending().is_none()>
                 {pending}
             </p>
-            <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" placeholder="optional; reaches the artifact"/>
+            <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" action=resume placeholder="optional; reaches the artifact"/>
             <Toggle label="Continue transcript" value=store.continue_transcript/>
             <p class="hint">
                 "continueTranscript (proposal): on, the agent carries its conversation on; off, it "
@@ -347,7 +366,7 @@ fn PauseControls() -> impl IntoView {
             </p>
             <ActionButton
                 id="act-resume"
-                action=Callback::new(move |()| store.resume_action(true))
+                action=resume
                 hint="ResumeTask (proposal) with the pause's resume token; it can be used once."
                 leads=true
             />
@@ -369,10 +388,10 @@ fn PauseControls() -> impl IntoView {
                     }}
                 </p>
             </div>
-            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire sends="act-fire-event"/>
+            <TextField id="event-to-fire" label="Event to fire" value=store.event_to_fire sends="act-fire-event" action=fire/>
             <ActionButton
                 id="act-fire-event"
-                action=Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()))
+                action=fire
                 hint="Delivers an external event; only the name a self-parked task waits for wakes it."
                 carries_on=true
             />

@@ -39,7 +39,6 @@ pub fn ControlRoom(
     keyboard_shortcuts(store, alert);
     keep_focus_in_panel();
     keep_focus_when_play_acts(store);
-    fade_notices(store);
     // The viewed state, for the strip: a Step that keeps it redraws nothing there.
     let state = Memo::new(move |_| store.exp.with(|e| e.snapshot().state));
 
@@ -515,29 +514,6 @@ fn keeps_later_states(store: Store, does: &str, button: &str) -> bool {
         )));
     }
     later > 0
-}
-
-/// A notice (a fresh start, a copy, states discarded) is read and announced
-/// when it comes; it goes after a few seconds, so that it does not stay over
-/// the page.
-fn fade_notices(store: Store) {
-    let shown = StoredValue::new(0u32);
-    Effect::new(move |_| {
-        if store.notice.with(Option::is_none) {
-            return;
-        }
-        let this = shown.get_value().wrapping_add(1);
-        shown.set_value(this);
-        set_timeout(
-            move || {
-                // The page may have been unmounted meanwhile.
-                if shown.try_get_value() == Some(this) {
-                    clear_notice(store);
-                }
-            },
-            Duration::from_secs(8),
-        );
-    });
 }
 
 /// Each pointer down and key down tells the store: the click that moved

@@ -24,7 +24,9 @@ pub fn GuidePanel() -> impl IntoView {
                 notice.push_str(next);
             }
         });
-        super::playback::go_to("play");
+        // Once the page shows the new run: Play may be off until then (a
+        // task that waited or ended), and a button that is off takes no focus.
+        request_animation_frame(|| super::playback::go_to("play"));
     };
     let resume = move |_| {
         set_up(
