@@ -76,10 +76,10 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 3; i++) await step.click();
-  // The status line says the state; a Step that keeps it is not announced
-  // as a clock tick (the trace shows it).
+  // The status line says what each Step did: the state it entered, or, in
+  // the same state, the second it worked, as the trace entry says it.
   const status = await text(page, 'status');
-  assert.equal(status, 'Task 1 is TASK_STATE_WORKING — working on its units.');
+  assert.equal(status, 'Step: work unit 1, second 3 — unit 1 done.');
 
   const copyId = page.getByRole('button', { name: 'Copy Task id' });
   await copyId.click();

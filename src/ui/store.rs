@@ -301,16 +301,22 @@ impl Store {
                         self.say(format!("{label}: {why}; nothing changed."));
                     }
                 }
-                // The status line says the state: a transition is announced,
-                // one more second or minute in the same state is not (the
-                // trace shows it).
+                // The status line says the state when it changes. One more
+                // second or minute in the same state is said as the trace
+                // entry says it when the user asked for it (a Step), not
+                // when Play did (the trace shows it).
                 let now = self.describe_state();
-                if after != before
-                    || (!by_play
-                        && matches!(applied, Applied::Recorded { .. })
-                        && self.status.with_untracked(|s| *s != now))
-                {
+                let recorded = matches!(applied, Applied::Recorded { .. });
+                if after != before {
                     self.status.set(now);
+                } else if !by_play && recorded {
+                    let newest = self
+                        .exp
+                        .with_untracked(|e| e.trace().last().map(|t| t.event.to_string()));
+                    self.say(match newest {
+                        Some(what) => format!("{label}: {what}."),
+                        None => now,
+                    });
                 }
                 true
             }
