@@ -905,9 +905,27 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     let selected = p.q("[data-testid=trace-entry].selected");
     assert_eq!(selected.get_attribute("data-seq").as_deref(), Some("2"));
     assert_eq!(
-        selected.get_attribute("aria-current").as_deref(),
-        Some("true")
+        selected.get_attribute("aria-describedby").as_deref(),
+        Some("trace-wire-note")
     );
+    assert_eq!(p.text("#trace-wire-note"), "shown in the Wire panel");
+    // The viewed state's entry is the current step, and only that one.
+    let current = p.attrs("[data-testid=trace-entry][aria-current=step]", "data-seq");
+    let viewed = p.attrs("[data-testid=trace-entry].viewed", "data-seq");
+    assert_eq!((current.len(), &current), (1, &viewed));
+    let newest = p
+        .q("#recorded-state")
+        .unchecked_into::<HtmlInputElement>()
+        .value();
+    p.set_range("#recorded-state", 1).await;
+    let moved = p.attrs("[data-testid=trace-entry][aria-current=step]", "data-seq");
+    assert_eq!(
+        moved,
+        p.attrs("[data-testid=trace-entry].viewed", "data-seq")
+    );
+    assert_ne!(moved, current, "it follows the viewed state");
+    p.set_range("#recorded-state", newest.parse().unwrap())
+        .await;
 
     // On-demand GetTask answers with the bare Task.
     assert_eq!(p.text("#wire-get-task"), "Get task");

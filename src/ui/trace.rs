@@ -107,6 +107,9 @@ pub fn TracePanel() -> impl IntoView {
                 "state; outlined: the entry the Wire panel shows (click an entry to show it)."
             </p>
             <super::actions::Toggle label="Show each worked second and waited minute" value=ticks/>
+            // What a screen reader says of the entry the Wire panel shows
+            // (the viewed state's entry is the current step).
+            <span id="trace-wire-note" hidden>"shown in the Wire panel"</span>
             <div
                 class="trace-scroll"
                 role="log"
@@ -188,7 +191,14 @@ fn sync(
     let viewed = Some(e.viewed_record().id);
     let mut reveal = None;
     if shown.highlighted != viewed || keep < k {
-        let el = mark(list, shown, shown.highlighted, viewed, "viewed", None);
+        let el = mark(
+            list,
+            shown,
+            shown.highlighted,
+            viewed,
+            "viewed",
+            ("aria-current", "step"),
+        );
         // Moving through recorded states (seek, another task) brings the
         // viewed entry into view. New entries are left to following, so a
         // reader scrolled up is not pulled down while a task plays.
@@ -204,7 +214,7 @@ fn sync(
             shown.selected,
             selected,
             "selected",
-            Some("aria-current"),
+            ("aria-describedby", "trace-wire-note"),
         );
         shown.selected = selected;
     }
@@ -228,15 +238,16 @@ fn bring_into_view(scroller: &web_sys::Element, el: &web_sys::Element) {
     scroller.set_scroll_top(scroller.scroll_top() + offset as i32);
 }
 
-/// Moves class `class` (and boolean attribute `attr`, if any) from the entry
-/// with seq `from` to the one with seq `to`, and gives the latter's element.
+/// Moves class `class` and attribute `attr` (its name and value) from the
+/// entry with seq `from` to the one with seq `to`, and gives the latter's
+/// element.
 fn mark(
     list: &web_sys::Element,
     shown: &Shown,
     from: Option<u32>,
     to: Option<u32>,
     class: &str,
-    attr: Option<&str>,
+    (attr, value): (&str, &str),
 ) -> Option<web_sys::Element> {
     let blocks = list.children();
     let mut marked = None;
@@ -248,12 +259,10 @@ fn mark(
         let block = blocks.item((i / BLOCK) as u32);
         if let Some(el) = block.and_then(|b| b.children().item((i % BLOCK) as u32)) {
             let _ = el.class_list().toggle_with_force(class, on);
-            if let Some(attr) = attr {
-                let _ = match on {
-                    true => el.set_attribute(attr, "true"),
-                    false => el.remove_attribute(attr),
-                };
-            }
+            let _ = match on {
+                true => el.set_attribute(attr, value),
+                false => el.remove_attribute(attr),
+            };
             if on {
                 marked = Some(el);
             }
