@@ -343,6 +343,34 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
   }
 });
 
+test('a ‹ or › that reaches its end hands focus to the other, and Space goes on with it, not with Play', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  await page.getByLabel('Recorded state', { exact: true }).fill('2'); // state 3 of 5
+  const next = page.getByRole('button', { name: 'Next recorded state' });
+  await next.focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space'); // the newest state: › is off
+  assert.ok(await next.isDisabled());
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Previous recorded state');
+  await page.keyboard.press('Space');
+  assert.match(await page.getByTestId('timeline-position').innerText(), /^State 4 of 5/);
+  assert.equal(await page.locator('#play').innerText(), 'Play', 'Space did not start playback');
+  // The Wire panel's pair too.
+  const newer = page.getByRole('button', { name: 'Next trace entry' });
+  await page.getByRole('button', { name: 'Previous trace entry' }).click();
+  await newer.focus();
+  for (let i = 0; i < 10 && (await newer.isEnabled()); i++) await page.keyboard.press('Space');
+  assert.ok(await newer.isDisabled());
+  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Previous trace entry');
+  await page.keyboard.press('Space');
+  assert.ok(await newer.isEnabled(), 'Space went back one entry');
+  assert.equal(await page.locator('#play').innerText(), 'Play');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('an action that disables its own button leaves keyboard focus in its panel', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Require input before unit').fill('1');

@@ -290,6 +290,20 @@ pub fn refocus_from(button: &web_sys::HtmlElement) {
     if let Some(link) = answer {
         return focus_in_place(&link);
     }
+    // One of a ‹ › pair that has reached its end: the other one, which goes
+    // back (on its panel, Space would be Play's shortcut instead).
+    let other = button
+        .parent_element()
+        .filter(|_| !gone && button.class_list().contains("icon"))
+        .and_then(|pair| {
+            pair.query_selector("button.icon:not([disabled])")
+                .ok()
+                .flatten()
+        })
+        .and_then(|other| other.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(other) = other {
+        return focus_in_place(&other);
+    }
     // An action's own box (its button and the reason it is off) keeps focus
     // where the user was, and Tab goes on to the control after it; other
     // controls hand focus to their panel.
