@@ -343,10 +343,7 @@ fn PauseControls() -> impl IntoView {
                 id="act-pause"
                 action=pause
                 hint=Signal::derive(move || {
-                    let action = Action::PauseTask {
-                        mode: store.pause_mode.get(),
-                        reason: store.pause_reason.get(),
-                    };
+                    let action = pause.run(());
                     store.exp.with(|e| match e.unchanged_by(&action) {
                         Some(NoChange::AlreadyPaused) => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
                         Some(_) => "A pause is already requested: PauseTask (proposal) changes nothing, and the agent answers as the pause stands.",
