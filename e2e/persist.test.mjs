@@ -260,8 +260,12 @@ test('a link to the run already on the page opens it without offering an Undo th
   for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
   const before = await snapshot(page);
+  // A bad link first: its alert goes once the good one opens.
+  await page.evaluate(() => { location.hash = '#run=%E0%A4%A'; });
+  await page.getByTestId('alert').filter({ hasText: 'could not be opened' }).waitFor();
   await page.evaluate(() => { location.hash = '#run=' + encodeURIComponent(localStorage.getItem('a2a-control-room/run')); });
   await page.getByTestId('notice').filter({ hasText: 'Opened the shared run.' }).waitFor();
+  assert.equal(await page.getByTestId('alert').innerText(), '');
   assert.deepEqual(await snapshot(page), before);
   assert.equal(await page.getByRole('button', { name: 'Undo: bring back the run from before' }).count(), 0);
   await settle(page);
@@ -353,6 +357,34 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.equal(await page.getByTestId('trace-entry').count(), 3, 'the shared run came back after a reload');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('an unreadable Undo copy that cannot be moved apart stays through the saves of the run on the page', async () => {
+  const page = await openPage(browser());
+  for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(page);
+  const corrupt = '{"format":"a2a-control-room/run","version":1,"config":';
+  await page.context().addInitScript(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key.includes('.unreadable')) throw new DOMException('full', 'QuotaExceededError');
+      return set.call(this, key, value);
+    };
+  });
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run.previous', t), corrupt);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await page.getByTestId('alert').innerText(), /so it stays under “a2a-control-room\/run\.previous” until another run is kept there\./);
+  const previous = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous'));
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(page);
+  assert.equal(await previous(), corrupt, 'a save of the run on the page leaves it, as said');
+  // Another run kept for Undo takes its place, as said.
+  await page.getByRole('button', { name: 'Restart experiment' }).click();
+  await settle(page);
+  assert.match(await previous(), /"script":\[\{"Steps":3\}\]/);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -450,6 +450,14 @@ async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_
     );
     assert_eq!(p.text("[data-testid=notice]"), "", "the notice was read");
 
+    // The same for Enter in a text field of Act, the press of which its
+    // own handler hears before the window does.
+    press(&p.q("#event-to-fire"));
+    p.fire("#resume-event", "pr.opened", "change").await;
+    assert!(exists(&p, ".undo"));
+    p.key_on("#event-to-fire", "Enter").await;
+    assert!(!exists(&p, ".undo"), "Enter is the user's next action");
+
     // A click elsewhere between the change and the action: the same.
     p.commit_by_clicking("#resume-event", "test.done", "main")
         .await;
@@ -1282,6 +1290,16 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
         p.text("#act-fire-event-reason")
     );
     assert!(!p.q("#act-fire-event").class_list().contains("leads"));
+    // An event with no name: the line under the button says that, not
+    // "Done", and it is what describes the field.
+    p.type_text("#event-to-fire", " ").await;
+    assert_eq!(p.text("#act-fire-event-reason"), "The event has no name.");
+    assert_eq!(
+        p.q("#event-to-fire")
+            .get_attribute("aria-describedby")
+            .as_deref(),
+        Some("act-fire-event-reason")
+    );
 }
 
 #[wasm_bindgen_test]

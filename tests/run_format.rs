@@ -402,12 +402,34 @@ fn a_refusal_says_a_long_value_by_its_start_and_length_and_a_huge_number_as_such
             .to_string();
     assert!(
         err.contains(&format!(
-            "string \"{}\\\"{}…\" (92 characters), expected",
+            "string \"{}\\\"{}…\" (91 characters), expected",
             "B".repeat(30),
             "C".repeat(8)
         )),
         "{err}"
     );
+    // An escaped character counts as one: 60 tabs are shown whole, 61 cut.
+    let tabs = |n: usize| {
+        let value = format!("\"work_units\":\"{}\"", "\\t".repeat(n));
+        SavedRun::parse(&good.replace("\"work_units\":4", &value))
+            .unwrap_err()
+            .to_string()
+    };
+    let whole = format!("string \"{}\", expected", "\\t".repeat(60));
+    assert!(tabs(60).contains(&whole), "{}", tabs(60));
+    let cut = format!("string \"{}…\" (61 characters), expected", "\\t".repeat(20));
+    assert!(tabs(61).contains(&cut), "{}", tabs(61));
+    // A name with a backtick in it (the decoder does not escape one): its
+    // length is still said, and the message stays short.
+    let key = format!("\"work_units\":4,\"a`{}\":1", "A".repeat(400_000));
+    let err = SavedRun::parse(&good.replace("\"work_units\":4", &key))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains(&format!("{}… (400000 characters)", "A".repeat(40))),
+        "{err}"
+    );
+    assert!(err.chars().count() < 800, "{err}");
 }
 
 #[test]

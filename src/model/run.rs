@@ -135,37 +135,56 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
     }
 }
 
-/// `text` as a message shows it: whole up to 60 characters, else its
-/// first 40, and how many characters it has.
-fn cut(text: &str) -> (&str, Option<usize>) {
-    match text.char_indices().nth(60) {
-        None => (text, None),
-        Some(_) => {
-            let end = text.char_indices().nth(40).map_or(text.len(), |(at, _)| at);
-            (&text[..end], Some(text.chars().count()))
-        }
-    }
+/// How much of a value, key or name of `length` characters a message shows:
+/// all of it up to 60 characters, else the first 40 of `shown`, its text as
+/// the message has it.
+fn cut(shown: &str, length: usize) -> Option<&str> {
+    (length > 60).then(|| {
+        let end = shown
+            .char_indices()
+            .nth(40)
+            .map_or(shown.len(), |(at, _)| at);
+        &shown[..end]
+    })
 }
 
-/// A member's name in a place (`config.work_units`), cut as [`cut`] cuts.
+/// A member's name in a place (`config.work_units`), or a word of a
+/// message, cut as [`cut`] cuts, with its length.
 fn member(name: &str) -> String {
-    match cut(name) {
-        (start, Some(n)) => format!("{start}… ({n} characters)"),
-        (whole, None) => whole.to_string(),
+    let length = name.chars().count();
+    match cut(name, length) {
+        Some(start) => format!("{start}… ({length} characters)"),
+        None => name.to_string(),
     }
 }
 
-/// `said` with each quoted value (`"…"` or `` `…` ``) over 60 characters cut
-/// to its first 40 and its length, and the whole cut at 600 characters: a
-/// decoder repeats the value, key or name it refused, however long, and a
-/// message of a million characters would freeze the page that shows it.
+/// The characters of a string as a message shows it escaped (`\"`, `\u{200b}`).
+fn unescaped_length(shown: &str) -> usize {
+    let mut chars = shown.chars();
+    let mut n = 0;
+    while let Some(c) = chars.next() {
+        if c == '\\' && chars.next() == Some('u') {
+            chars.by_ref().take_while(|&c| c != '}').for_each(drop);
+        }
+        n += 1;
+    }
+    n
+}
+
+/// `said` with each quoted value (`"…"` or `` `…` ``) or other word over 60
+/// characters cut to its first 40 and its length, and the whole cut at 600
+/// characters: a decoder repeats the value, key or name it refused, however
+/// long, and a message of a million characters would freeze the page that
+/// shows it.
 fn shorten(said: &str) -> String {
     const WHOLE: usize = 600;
+    let words = |text: &str| text.split(' ').map(member).collect::<Vec<_>>().join(" ");
     let mut out = String::new();
     let mut rest = said;
     while let Some(open) = rest.find(['"', '`']) {
         let quote = rest.as_bytes()[open];
-        out.push_str(&rest[..=open]);
+        out.push_str(&words(&rest[..open]));
+        out.push(quote as char);
         let inner = &rest[open + 1..];
         // The closing quote: the next one not escaped (a string is shown
         // with its quotes escaped), or the end.
@@ -178,9 +197,14 @@ fn shorten(said: &str) -> String {
                 closes
             })
             .unwrap_or(inner.len());
-        let (body, length) = cut(&inner[..close]);
-        out.push_str(body);
-        if length.is_some() {
+        let body = &inner[..close];
+        let length = match quote {
+            b'"' => unescaped_length(body),
+            _ => body.chars().count(),
+        };
+        let start = cut(body, length);
+        out.push_str(start.unwrap_or(body));
+        if start.is_some() {
             out.push('…');
         }
         rest = &inner[close..];
@@ -188,11 +212,11 @@ fn shorten(said: &str) -> String {
             out.push(quote as char);
             rest = after;
         }
-        if let Some(n) = length {
-            out.push_str(&format!(" ({n} characters)"));
+        if start.is_some() {
+            out.push_str(&format!(" ({length} characters)"));
         }
     }
-    out.push_str(rest);
+    out.push_str(&words(rest));
     match out.char_indices().nth(WHOLE) {
         Some((at, _)) => format!("{}…", &out[..at]),
         None => out,

@@ -30,6 +30,7 @@ pub fn ActionButton(
 ) -> impl IntoView {
     let store = expect_context::<Store>();
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
+    let text_refused = refuses_text(store, action);
     let reason_id = format!("{id}-reason");
     let label = untrack(|| action.run(())).label();
     // The trace entry this button's action recorded last, while it is the
@@ -41,6 +42,7 @@ pub fn ActionButton(
     let newest = move || store.exp.with(|e| e.trace().last().copied());
     let carry_on = move || {
         let shown = (leads || carries_on)
+            && !text_refused.get()
             && sent.with(|s| {
                 s.as_ref().is_some_and(|(context, entry)| {
                     store
@@ -106,6 +108,19 @@ pub fn ActionButton(
     }
 }
 
+/// Whether `action` is refused for the text typed for it (empty, too long)
+/// on a task that could take it: its field is then marked invalid, and the
+/// line under its button says why, not "Done".
+fn refuses_text(store: Store, action: Callback<(), Action>) -> Memo<bool> {
+    Memo::new(move |_| {
+        store.exp.with(|e| {
+            !e.is_read_only()
+                && e.legality(&action.run(()))
+                    .is_err_and(Refusal::is_about_text)
+        })
+    })
+}
+
 /// A labelled text field bound to a string signal: one line, or a box of
 /// `rows` lines for a message a user writes. Enter in it presses the button
 /// `sends`, which sends `action`; while that button is off, the status line
@@ -123,12 +138,7 @@ fn TextField(
     #[prop(optional)] rows: u32,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
-    let invalid = Memo::new(move |_| {
-        store
-            .exp
-            .with(|e| e.legality(&action.run(())))
-            .is_err_and(Refusal::is_about_text)
-    });
+    let invalid = refuses_text(store, action);
     let described = format!("{sends}-reason");
     let described = move || invalid.get().then(|| described.clone());
     let enter = move |ev: web_sys::KeyboardEvent| {
@@ -136,6 +146,8 @@ fn TextField(
             return;
         }
         ev.prevent_default();
+        // A press, before the window hears of it (see `Store::pressed`).
+        store.pressed();
         let Some(button) = document().get_element_by_id(sends) else {
             return;
         };

@@ -25,7 +25,8 @@ pub fn ControlRoom(
         ..Store::new(seed)
     };
     provide_context(store);
-    // First of the page's key listeners: a shortcut's action is a press too.
+    // First of the page's window listeners for keys: a shortcut's action
+    // comes after the press (a text field's own Enter says so itself).
     presses_end_the_same_click(store);
     if persist {
         let checkpoint_stays = persist::restore(store);
@@ -535,9 +536,12 @@ fn keeps_later_states(store: Store, does: &str, button: &str) -> bool {
 /// before the next press.
 fn presses_end_the_same_click(store: Store) {
     let pointer = window_event_listener(ev::pointerdown, move |_| store.pressed());
+    // A click a screen reader makes may come with mouse events alone.
+    let mouse = window_event_listener(ev::mousedown, move |_| store.pressed());
     let key = window_event_listener(ev::keydown, move |_| store.pressed());
     on_cleanup(move || {
         pointer.remove();
+        mouse.remove();
         key.remove();
     });
 }

@@ -43,6 +43,7 @@ pub fn restore(store: Store) -> bool {
     let mut checkpoint_stays = false;
     // The run kept for Undo, read (or moved apart) before anything replaces it.
     let previous = stored_run(PREVIOUS_KEY).unwrap_or_else(|(why, aside)| {
+        UNDO_COPY_STAYS.set(aside.stayed.is_some());
         alerts.push(format!(
             "The run kept for Undo could not be read: {why}; {}.",
             aside.said
@@ -188,16 +189,24 @@ fn keep_replaced(store: Store) {
         store.replaced.track();
         // Not at start-up: what is stored then was read, or kept as it was.
         if ran.is_some() {
-            store_undo_copy(store);
+            store_undo_copy(store, true);
         }
     });
 }
 
+thread_local! {
+    /// An unreadable Undo copy that could not be moved apart stays under
+    /// [`PREVIOUS_KEY`], as the page said, until a run is kept there.
+    static UNDO_COPY_STAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Writes the run Undo would bring back under [`PREVIOUS_KEY`], or removes
-/// what is there when there is none: as each change of it, so with each
-/// save of the checkpoint, which it belongs with (another tab may have
-/// written its own since).
-fn store_undo_copy(store: Store) {
+/// what is there when there is none (an unreadable copy said to stay
+/// excepted): as each change of it, and with each save of the checkpoint,
+/// which it belongs with (another tab may have written its own since).
+/// A write the browser refuses is said when `say` (as the run kept
+/// changes), not again at each save.
+fn store_undo_copy(store: Store, say: bool) {
     let Some(s) = storage() else {
         return;
     };
@@ -205,11 +214,15 @@ fn store_undo_copy(store: Store) {
         .replaced
         .with_untracked(|r| r.as_ref().map(|kept| kept.run.to_json()))
     {
-        Some(text) if s.set_item(PREVIOUS_KEY, &text).is_err() => add_to_notice(
-            store,
-            "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
-        ),
-        Some(_) => {}
+        Some(text) => match s.set_item(PREVIOUS_KEY, &text) {
+            Ok(()) => UNDO_COPY_STAYS.set(false),
+            Err(_) if say => add_to_notice(
+                store,
+                "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
+            ),
+            Err(_) => {}
+        },
+        None if UNDO_COPY_STAYS.get() => {}
         None => {
             let _ = s.remove_item(PREVIOUS_KEY);
         }
@@ -426,7 +439,7 @@ fn save(store: Store, text: &str) {
     }
     // A reload opens this checkpoint with the Undo copy beside it: this
     // tab's, not one another tab kept there since.
-    store_undo_copy(store);
+    store_undo_copy(store, false);
 }
 
 /// Says `text` in the notice after what it already says (a fresh start,

@@ -309,7 +309,7 @@ impl Store {
                 let recorded = matches!(applied, Applied::Recorded { .. });
                 if after != before {
                     self.status.set(now);
-                } else if !by_play && recorded {
+                } else if !by_play && recorded && !self.playing.get_untracked() {
                     let newest = self
                         .exp
                         .with_untracked(|e| e.trace().last().map(|t| t.event.to_string()));
@@ -855,6 +855,8 @@ impl Store {
         // The very run on the page (its link opened again): nothing to
         // replace, nor to offer to Undo.
         if self.run.with_value(|now| *now == run) {
+            // A refusal of a link or file before this one no longer holds.
+            self.alert.set(None);
             return Ok(());
         }
         // Runs opened in a row: Undo brings back the one from before them.
