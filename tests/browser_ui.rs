@@ -315,6 +315,36 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
 }
 
 #[wasm_bindgen_test]
+async fn a_step_says_what_it_did_but_not_over_the_state_while_play_runs() {
+    let p = mount().await;
+    p.set_range("#setting-work-units", 12).await;
+    p.set_range("#setting-seconds-per-unit", 10).await;
+    p.click("#step").await;
+    p.click("#step").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Step: work unit 1, second 2."
+    );
+    // 0.5×: a tick every second, none between these clicks.
+    p.choose("#speed", "0").await;
+    p.click("#play").await;
+    assert_eq!(p.text("#play"), "Pause playback");
+    let playing = p.text("[data-testid=status]");
+    assert!(
+        playing.starts_with("Task 1 is TASK_STATE_WORKING"),
+        "{playing}"
+    );
+    p.click("#step").await;
+    assert_eq!(p.text("#play"), "Pause playback");
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        playing,
+        "Play's later Steps would leave an old Step's words there"
+    );
+    p.click("#play").await;
+}
+
+#[wasm_bindgen_test]
 async fn a_cancel_while_playing_stops_playback_with_no_refused_step_after_it() {
     let p = mount().await;
     p.set_range("#setting-work-units", 12).await;
