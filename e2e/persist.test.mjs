@@ -318,19 +318,24 @@ test('a run rewritten by a JavaScript JSON tool keeps its ids: seeds are drawn w
   await page.context().close();
 });
 
+/** A run text cut short: it cannot be read. */
+const CORRUPT = '{"format":"a2a-control-room/run","version":1,"config":';
+
+/** From the page's next load on, storage is full for a text kept apart as unreadable. */
+const noRoomApart = (page) => page.context().addInitScript(() => {
+  const set = Storage.prototype.setItem;
+  Storage.prototype.setItem = function (key, value) {
+    if (key.includes('.unreadable')) throw new DOMException('full', 'QuotaExceededError');
+    return set.call(this, key, value);
+  };
+});
+
 test('a corrupt checkpoint that cannot be moved apart stays until the run changes', async () => {
   const page = await openPage(browser());
   await settle(page);
-  const corrupt = '{"format":"a2a-control-room/run","version":1,"config":';
   // Storage is full for the copy: the text cannot be kept apart.
-  await page.context().addInitScript(() => {
-    const set = Storage.prototype.setItem;
-    Storage.prototype.setItem = function (key, value) {
-      if (key.includes('.unreadable')) throw new DOMException('full', 'QuotaExceededError');
-      return set.call(this, key, value);
-    };
-  });
-  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run', t), corrupt);
+  await noRoomApart(page);
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run', t), CORRUPT);
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.match(
@@ -339,7 +344,7 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
   );
   const checkpoint = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
   await settle(page); // past any save a change would have made
-  assert.equal(await checkpoint(), corrupt, 'the fresh run is not saved over it');
+  assert.equal(await checkpoint(), CORRUPT, 'the fresh run is not saved over it');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
   assert.match(await checkpoint(), /"script":\[\{"Steps":1\}\]/, 'a change is saved, as said');
@@ -347,7 +352,7 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
   // leaves the address bar, so a reload would otherwise lose it.
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByLabel('Link to this run').inputValue();
-  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run', t), corrupt);
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run', t), CORRUPT);
   await page.goto('about:blank');
   await page.goto(link);
   await page.getByTestId('task-state').waitFor();
@@ -365,22 +370,15 @@ test('an unreadable Undo copy that cannot be moved apart stays through the saves
   const page = await openPage(browser());
   for (let i = 0; i < 2; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
-  const corrupt = '{"format":"a2a-control-room/run","version":1,"config":';
-  await page.context().addInitScript(() => {
-    const set = Storage.prototype.setItem;
-    Storage.prototype.setItem = function (key, value) {
-      if (key.includes('.unreadable')) throw new DOMException('full', 'QuotaExceededError');
-      return set.call(this, key, value);
-    };
-  });
-  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run.previous', t), corrupt);
+  await noRoomApart(page);
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run.previous', t), CORRUPT);
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.match(await page.getByTestId('alert').innerText(), /so it stays under “a2a-control-room\/run\.previous” until another run is kept there\./);
   const previous = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous'));
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
-  assert.equal(await previous(), corrupt, 'a save of the run on the page leaves it, as said');
+  assert.equal(await previous(), CORRUPT, 'a save of the run on the page leaves it, as said');
   // Another run kept for Undo takes its place, as said.
   await page.getByRole('button', { name: 'Restart experiment' }).click();
   await settle(page);
