@@ -363,5 +363,13 @@ proptest! {
             prop_assert_eq!(e.context_id(), context.as_str(), "the context id never changes");
             check_invariants(&e)?;
         }
+        // The run the experiment keeps (what links, storage and files
+        // carry) replays, through its text, to the very same experiment.
+        let text = e.saved_run(1_767_225_600_000).to_json();
+        let back = SavedRun::parse(&text).and_then(|run| run.replay());
+        match back {
+            Ok(back) => prop_assert_eq!(back, e),
+            Err(why) => prop_assert!(false, "{why}"),
+        }
     }
 }

@@ -143,7 +143,7 @@ fn interrupt_immediate_loses_the_partial_unit_which_is_redone() {
 }
 
 #[test]
-fn wait_for_completion_parks_with_all_work_done_and_completes_on_resume() {
+fn wait_for_completion_parks_with_all_work_done_and_completes_on_the_step_after_resume() {
     let mut e = exp(proposal());
     steps(&mut e, 2);
     e.apply(pause(PauseMode::WaitForCompletion)).unwrap();
@@ -159,6 +159,11 @@ fn wait_for_completion_parks_with_all_work_done_and_completes_on_resume() {
     assert!(e.final_artifact().is_none(), "no artifact while paused");
     let t = token(&e);
     e.apply(resume(&t)).unwrap();
+    assert_eq!(
+        state(&e),
+        TaskState::Working,
+        "the resume itself only wakes it"
+    );
     e.apply(Action::Step).unwrap();
     assert_eq!(state(&e), TaskState::Completed);
     assert_eq!(e.snapshot().active_s, 12);

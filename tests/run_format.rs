@@ -12,31 +12,20 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use a2a_control_room::model::*;
 use common::*;
 
-/// Applies `ops` to a fresh experiment and records them, as the page does.
+/// Does `ops` on a fresh experiment, and the run it keeps of them.
 fn recorded(config: Config, ops: &[ScriptOp]) -> (Experiment, SavedRun) {
-    let ids = IdSource::seeded(SEED);
-    let mut run = SavedRun::new(config, ids.clone(), 1_767_225_600_000);
-    let mut e = Experiment::new(config, ids).unwrap();
+    let mut e = Experiment::new(config, IdSource::seeded(SEED)).unwrap();
     for op in ops {
         match op {
             ScriptOp::Act { action, .. } => {
-                let ok = e.apply(action.clone()).is_ok();
-                run.push(ScriptOp::Act {
-                    action: action.clone(),
-                    ok,
-                });
+                let _ = e.apply(action.clone());
             }
-            ScriptOp::Seek(p) => {
-                e.seek(*p as usize).unwrap();
-                run.push(op.clone());
-            }
-            ScriptOp::View(t) => {
-                e.view_task(*t as usize).unwrap();
-                run.push(op.clone());
-            }
+            ScriptOp::Seek(p) => e.seek(*p as usize).unwrap(),
+            ScriptOp::View(t) => e.view_task(*t as usize).unwrap(),
             ScriptOp::Steps(_) => unreachable!("tests script single actions"),
         }
     }
+    let run = e.saved_run(1_767_225_600_000);
     (e, run)
 }
 
@@ -244,6 +233,29 @@ fn every_setting_far_out_of_range_is_named_as_the_settings_name_it() {
 }
 
 #[test]
+fn a_run_of_format_version_1_keeps_the_ids_it_was_shared_with() {
+    // A link of version 1 drew its ids from the seed plus a counter; it
+    // opens with those ids, and saves as version 1 again.
+    let old = SavedRun::new(Config::default(), IdSource::seeded(42), 0)
+        .to_json()
+        .replace("\"version\":2,", "\"version\":1,");
+    let run = SavedRun::parse(&old).expect("a version-1 run opens");
+    let e = run.replay().expect("it replays");
+    assert_eq!(e.context_id(), "bdd73226-2feb-4e95-ba69-ec90eb4fef88");
+    assert!(
+        run.to_json().contains("\"version\":1,"),
+        "{}",
+        run.to_json()
+    );
+    let again = SavedRun::parse(&run.to_json()).unwrap().replay().unwrap();
+    assert_eq!(again.context_id(), e.context_id());
+    // A new run of the same seed is of the current version, with other ids.
+    let new = SavedRun::new(run.config, IdSource::seeded(42), 0);
+    assert_eq!(new.version, RUN_VERSION);
+    assert_ne!(new.replay().unwrap().context_id(), e.context_id());
+}
+
+#[test]
 fn each_kind_of_bad_input_has_its_own_message() {
     let (_, run) = sample();
     let good = run.to_json();
@@ -253,16 +265,16 @@ fn each_kind_of_bad_input_has_its_own_message() {
         (good[..good.len() / 2].to_string(), "not a valid run"),
         ("{\"hello\": 1}".into(), "not an a2a-control-room/run file"),
         (
-            good.replace("\"version\":1", "\"version\":2"),
-            "format version 2",
+            good.replace("\"version\":2", "\"version\":3"),
+            "format version 3; this page reads versions 1 to 2",
         ),
         (
-            good.replace("\"version\":1", "\"version\":\"1\""),
-            "its version is \"1\", not an integer such as 1",
+            good.replace("\"version\":2", "\"version\":\"2\""),
+            "its version is \"2\", not an integer such as 2",
         ),
         (
-            good.replace("\"version\":1", "\"version\":1.5"),
-            "its version is 1.5, not an integer such as 1",
+            good.replace("\"version\":2", "\"version\":1.5"),
+            "its version is 1.5, not an integer such as 2",
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":40"),
@@ -373,8 +385,8 @@ fn a_refusal_says_a_long_value_by_its_start_and_length_and_a_huge_number_as_such
             format!("(script item 10: unknown variant `{cut}` (400000 characters), expected one of"),
         ),
         (
-            good.replace("\"version\":1", &format!("\"version\":\"{long}\"")),
-            format!("its version is \"{cut}\" (400000 characters), not an integer such as 1"),
+            good.replace("\"version\":2", &format!("\"version\":\"{long}\"")),
+            format!("its version is \"{cut}\" (400000 characters), not an integer such as 2"),
         ),
         (
             good.replace("\"work_units\":4", "\"work_units\":1e400"),
@@ -563,7 +575,7 @@ fn a_run_saved_when_a_repeated_cancel_was_accepted_still_opens() {
         cfg(),
         &[act(Action::Step), act(Action::RequestCancellation)],
     );
-    run.push(act(Action::RequestCancellation));
+    run.script.push(act(Action::RequestCancellation));
     let text = run.to_json();
     assert!(text.contains(r#"{"Act":{"action":"RequestCancellation","ok":true}},{"Act":{"action":"RequestCancellation","ok":true}}"#), "{text}");
     let back = SavedRun::parse(&text).unwrap().replay().unwrap();
@@ -575,7 +587,7 @@ fn a_run_saved_when_a_repeated_cancel_was_accepted_still_opens() {
     );
     // Any other refused action recorded as accepted is still a bad script.
     let (_, mut bad) = recorded(cfg(), &[act(Action::Step)]);
-    bad.push(act(Action::Authorize));
+    bad.script.push(act(Action::Authorize));
     assert!(SavedRun::parse(&bad.to_json()).unwrap().replay().is_err());
 }
 
@@ -584,7 +596,7 @@ fn a_run_saved_when_a_long_event_name_was_accepted_still_opens() {
     // Earlier builds fired an event name over 64 bytes as a no-op and saved
     // it as `ok: true`; it is now refused, and it changed nothing then.
     let (e, mut run) = recorded(proposal(), &[act(Action::Step)]);
-    run.push(act(Action::FireEvent("e".repeat(65))));
+    run.script.push(act(Action::FireEvent("e".repeat(65))));
     let back = SavedRun::parse(&run.to_json()).unwrap().replay().unwrap();
     assert_eq!(back.snapshot(), e.snapshot());
     assert_eq!(back.tasks(), e.tasks());

@@ -8,7 +8,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::Config;
 use a2a_control_room::ui::Store;
-use leptos::prelude::{GetUntracked, GetValue, Owner, WithUntracked};
+use leptos::prelude::{GetUntracked, Owner, WithUntracked};
 
 /// A store whose run has `steps` Steps, and that run as a file's text.
 fn stepped(seed: u64, steps: usize) -> (Store, String) {
@@ -16,7 +16,7 @@ fn stepped(seed: u64, steps: usize) -> (Store, String) {
     for _ in 0..steps {
         store.step();
     }
-    let text = store.run.get_value().to_json();
+    let text = store.run_json();
     (store, text)
 }
 
@@ -43,11 +43,7 @@ fn undo_after_an_opened_link_and_a_settings_change_brings_back_the_linked_run() 
         "Work units changed",
     );
     store.bring_back();
-    assert_eq!(
-        store.run.get_value().to_json(),
-        linked,
-        "the run just replaced"
-    );
+    assert_eq!(store.run_json(), linked, "the run just replaced");
     assert!(store.alert.get_untracked().is_none());
 }
 
@@ -60,14 +56,14 @@ fn runs_opened_in_a_row_keep_the_users_own_run_within_undo() {
     store.open(&first).unwrap();
     store.open(&second).unwrap();
     store.bring_back();
-    assert_eq!(store.run.get_value().to_json(), own);
+    assert_eq!(store.run_json(), own);
     // Acted on, an opened run is the one the next opened run keeps.
     store.open(&first).unwrap();
     store.step();
-    let acted = store.run.get_value().to_json();
+    let acted = store.run_json();
     store.open(&second).unwrap();
     store.bring_back();
-    assert_eq!(store.run.get_value().to_json(), acted);
+    assert_eq!(store.run_json(), acted);
 }
 
 #[test]
@@ -78,7 +74,7 @@ fn restarts_with_nothing_done_keep_the_run_that_had_something() {
     store.restart();
     store.restart();
     store.bring_back();
-    assert_eq!(store.run.get_value().to_json(), before);
+    assert_eq!(store.run_json(), before);
 }
 
 #[test]

@@ -4,6 +4,7 @@ use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
 use super::pause::{EventName, Initiator, OnTimeout, PauseMode, PendingPause};
+use super::run::{SavedRun, ScriptOp};
 use super::state::TaskState;
 use super::task::{Artifact, Record, Snapshot, Task};
 use super::trace::{Actor, Event, NoChange, Outcome, TraceEntry};
@@ -14,6 +15,11 @@ use std::fmt;
 /// [`Refusal::RunFull`]; from an earlier state, acting discards the later
 /// ones first, so the run can branch. A Step may add a few entries past it.
 pub const MAX_TRACE_ENTRIES: usize = 20_000;
+
+// A trace entry names its task by a `u16`: a task takes at least two
+// entries (created, then ended) before a follow-up may start, so a full run
+// has at most MAX_TRACE_ENTRIES / 2 + 1 tasks.
+const _: () = assert!(MAX_TRACE_ENTRIES / 2 + 1 < u16::MAX as usize);
 
 /// The most Steps and actions one run may take, discarded branches
 /// included: a run is replayed from its script, so this bounds the work of
@@ -67,9 +73,15 @@ impl std::error::Error for SeekError {}
 /// nothing and discard nothing: they change no state. Acting while an earlier
 /// recorded state is viewed first discards every later state of that task,
 /// with their trace entries.
+///
+/// The experiment keeps its own script — every action with whether it was
+/// accepted, every seek and view — so that [`Experiment::saved_run`] is
+/// always a run that replays to it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Experiment {
     config: Config,
+    /// The id source as it was given, before the experiment drew from it.
+    first_ids: IdSource,
     ids: IdSource,
     context_id: String,
     tasks: Vec<Task>,
@@ -87,6 +99,8 @@ pub struct Experiment {
     /// and input) that were traced without recording a state, by trace
     /// seq: what the client sent, for the wire.
     sent: Vec<(u32, Action)>,
+    /// What was done, as a run's script says it (see [`ScriptOp`]).
+    script: Vec<ScriptOp>,
 }
 
 impl Experiment {
@@ -98,9 +112,11 @@ impl Experiment {
 
     /// A fresh experiment from an already validated config.
     fn fresh(config: Config, mut ids: IdSource) -> Experiment {
+        let first_ids = ids.clone();
         let context_id = ids.next_id();
         let mut exp = Experiment {
             config,
+            first_ids,
             ids,
             context_id,
             tasks: Vec::new(),
@@ -112,6 +128,7 @@ impl Experiment {
             current_trace_start: 0,
             applied: 0,
             sent: Vec::new(),
+            script: Vec::new(),
         };
         exp.create_task(None);
         exp
@@ -128,6 +145,32 @@ impl Experiment {
 
     pub fn ids(&self) -> &IdSource {
         &self.ids
+    }
+
+    /// What was done so far: every action, accepted or refused, and every
+    /// seek and view, consecutive Steps folded into one op.
+    pub fn script(&self) -> &[ScriptOp] {
+        &self.script
+    }
+
+    /// This experiment as a run to store, share or replay, its wire
+    /// timestamps counted from `started_ms`.
+    pub fn saved_run(&self, started_ms: i64) -> SavedRun {
+        SavedRun {
+            script: self.script.clone(),
+            ..SavedRun::new(self.config, self.first_ids.clone(), started_ms)
+        }
+    }
+
+    /// Adds `op` to the script: a Step after Steps counts one more, a seek
+    /// after a seek (or a view after a view) replaces it.
+    fn write(&mut self, op: ScriptOp) {
+        match (self.script.last_mut(), op) {
+            (Some(ScriptOp::Steps(n)), ScriptOp::Steps(1)) => *n = n.saturating_add(1),
+            (Some(last @ ScriptOp::Seek(_)), op @ ScriptOp::Seek(_))
+            | (Some(last @ ScriptOp::View(_)), op @ ScriptOp::View(_)) => *last = op,
+            (_, op) => self.script.push(op),
+        }
     }
 
     pub fn context_id(&self) -> &str {
@@ -199,13 +242,15 @@ impl Experiment {
         self.stored_text(snap.clarification?)
     }
 
-    /// Views another recorded state of the viewed task; changes nothing else.
+    /// Views another recorded state of the viewed task; changes nothing
+    /// else (the script says it was viewed).
     pub fn seek(&mut self, position: usize) -> Result<(), SeekError> {
         let count = self.viewed_task().records.len();
         if position >= count {
             return Err(SeekError::NoSuchState { position, count });
         }
         self.position = position;
+        self.write(ScriptOp::Seek(position as u32));
         Ok(())
     }
 
@@ -217,6 +262,7 @@ impl Experiment {
         }
         self.viewed_task = index;
         self.position = self.tasks[index].records.len() - 1;
+        self.write(ScriptOp::View(index as u32));
         Ok(())
     }
 
@@ -475,6 +521,24 @@ impl Experiment {
     /// Carries out `action` on the viewed state, tracing it whatever happens
     /// (while the trace has room: see [`MAX_TRACE_ENTRIES`]).
     pub fn apply(&mut self, action: Action) -> Result<Applied, Refusal> {
+        let op = match action {
+            Action::Step => None,
+            _ => Some(action.clone()),
+        };
+        let result = self.carry_out(action);
+        self.write(match (op, result.is_ok()) {
+            (None, true) => ScriptOp::Steps(1),
+            (None, false) => ScriptOp::Act {
+                action: Action::Step,
+                ok: false,
+            },
+            (Some(action), ok) => ScriptOp::Act { action, ok },
+        });
+        result
+    }
+
+    /// [`Experiment::apply`], but for the script.
+    fn carry_out(&mut self, action: Action) -> Result<Applied, Refusal> {
         let effect = self.effect(&action);
         self.applied = self.applied.saturating_add(1);
         let room = self.trace.len() < MAX_TRACE_ENTRIES;

@@ -3,7 +3,8 @@
 //! The model never reaches for ambient randomness: it draws ids from an
 //! [`IdSource`] it is given. The source is deterministic in its seed, so the
 //! same seed always yields the same ids (tests, replays, shared links); the
-//! page seeds it once from the browser's random generator.
+//! page seeds it once from the browser's random generator. Different seeds
+//! give unrelated sequences: no id of one seed turns up under another.
 
 use serde::{Deserialize, Serialize};
 
@@ -13,6 +14,22 @@ use serde::{Deserialize, Serialize};
 pub struct IdSource {
     seed: u64,
     drawn: u64,
+    /// How ids derive from the seed; not written, a run's format version says it.
+    #[serde(skip)]
+    scheme: IdScheme,
+}
+
+/// How a source turns its seed and count into ids.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+enum IdScheme {
+    /// The seed is hashed before the count is added: the sequences of two
+    /// seeds share no id.
+    #[default]
+    Mixed,
+    /// Runs of format version 1 added the count to the seed itself, so seed
+    /// s + 2 drew seed s's ids one draw later. Kept so that their links and
+    /// files open with the ids they were shared with.
+    Version1,
 }
 
 /// The largest seed a JSON number keeps exactly in every tool: JavaScript
@@ -24,7 +41,24 @@ pub const MAX_PORTABLE_SEED: u64 = (1 << 53) - 1;
 impl IdSource {
     /// A source that yields the same sequence of ids for the same seed.
     pub const fn seeded(seed: u64) -> Self {
-        IdSource { seed, drawn: 0 }
+        IdSource {
+            seed,
+            drawn: 0,
+            scheme: IdScheme::Mixed,
+        }
+    }
+
+    /// The same source, drawing ids as runs of format version 1 did.
+    pub(crate) fn drawing_as_in_version_1(self) -> Self {
+        IdSource {
+            scheme: IdScheme::Version1,
+            ..self
+        }
+    }
+
+    /// Whether ids are drawn as runs of format version 1 drew them.
+    pub(crate) fn draws_as_in_version_1(&self) -> bool {
+        self.scheme == IdScheme::Version1
     }
 
     /// Whether the seed may have lost precision on its way here: it is
@@ -42,8 +76,12 @@ impl IdSource {
 
     /// The next id, a lowercase hyphenated UUID v4.
     pub fn next_id(&mut self) -> String {
-        let a = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2)));
-        let b = splitmix64(self.seed.wrapping_add(self.drawn.wrapping_mul(2) + 1));
+        let base = match self.scheme {
+            IdScheme::Mixed => splitmix64(self.seed),
+            IdScheme::Version1 => self.seed,
+        };
+        let a = splitmix64(base.wrapping_add(self.drawn.wrapping_mul(2)));
+        let b = splitmix64(base.wrapping_add(self.drawn.wrapping_mul(2) + 1));
         self.drawn = self.drawn.wrapping_add(1);
         let mut bytes = [0u8; 16];
         bytes[..8].copy_from_slice(&a.to_be_bytes());

@@ -15,8 +15,9 @@ use std::fmt;
 
 /// The format's name, checked on read.
 pub const RUN_FORMAT: &str = "a2a-control-room/run";
-/// The format's version, checked on read.
-pub const RUN_VERSION: u32 = 1;
+/// The format's version, checked on read. Version 1 differs only in how ids
+/// derive from the seed (see [`IdSource`]); such runs still open, with their ids.
+pub const RUN_VERSION: u32 = 2;
 /// The largest run text accepted (links, storage and files alike).
 pub const MAX_RUN_BYTES: usize = 1 << 20;
 /// The latest wall-clock start a run may name: 3000-01-01T00:00:00Z, far
@@ -268,7 +269,7 @@ impl fmt::Display for RunError {
             ),
             RunError::WrongVersion(v) => write!(
                 f,
-                "it is format version {v}; this page reads version {RUN_VERSION}"
+                "it is format version {v}; this page reads versions 1 to {RUN_VERSION}"
             ),
             RunError::BadConfig(e) => write!(f, "its settings are invalid: {e}"),
             RunError::BadStart(ms) => write!(
@@ -296,32 +297,20 @@ fn beyond(refusal: Refusal) -> Option<String> {
 }
 
 impl SavedRun {
-    /// A run that starts a fresh experiment with these settings and ids.
+    /// A run that starts a fresh experiment with these settings and ids (of
+    /// format version 1 when the ids are drawn as that version drew them).
     pub fn new(config: Config, ids: IdSource, started_ms: i64) -> SavedRun {
         SavedRun {
             format: RUN_FORMAT.into(),
-            version: RUN_VERSION,
+            version: if ids.draws_as_in_version_1() {
+                1
+            } else {
+                RUN_VERSION
+            },
             config,
             ids,
             started_ms,
             script: Vec::new(),
-        }
-    }
-
-    /// Appends one op, folding consecutive accepted Steps together, and a
-    /// seek (or a task view) into the one just before it: only where it
-    /// ended matters.
-    pub fn push(&mut self, op: ScriptOp) {
-        let step = ScriptOp::Act {
-            action: Action::Step,
-            ok: true,
-        };
-        match (self.script.last_mut(), op) {
-            (Some(ScriptOp::Steps(n)), o) if o == step => *n = n.saturating_add(1),
-            (_, o) if o == step => self.script.push(ScriptOp::Steps(1)),
-            (Some(last @ ScriptOp::Seek(_)), o @ ScriptOp::Seek(_))
-            | (Some(last @ ScriptOp::View(_)), o @ ScriptOp::View(_)) => *last = o,
-            (_, o) => self.script.push(o),
         }
     }
 
@@ -395,7 +384,7 @@ impl SavedRun {
             return Err(RunError::NotARun);
         }
         match value.get("version").map(|v| (v, v.as_i64())) {
-            Some((_, Some(v))) if v == i64::from(RUN_VERSION) => {}
+            Some((_, Some(v))) if (1..=i64::from(RUN_VERSION)).contains(&v) => {}
             Some((_, Some(v))) => return Err(RunError::WrongVersion(v)),
             Some((v, None)) => {
                 return Err(RunError::NotJson(shorten(&format!(
@@ -412,8 +401,11 @@ impl SavedRun {
                 return Err(RunError::BadConfig(ConfigError { setting, value: v }));
             }
         }
-        let run =
+        let mut run =
             SavedRun::deserialize(&value).map_err(|e| RunError::NotJson(at_fault(&value, &e)))?;
+        if run.version == 1 {
+            run.ids = run.ids.drawing_as_in_version_1();
+        }
         if !(0..=MAX_STARTED_MS).contains(&run.started_ms) {
             return Err(RunError::BadStart(run.started_ms));
         }

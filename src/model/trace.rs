@@ -42,7 +42,8 @@ pub enum Event {
     /// When it finishes the unit, `unit_done` is set; when it finishes the
     /// last unit, the task completes in the same entry, unless a pause asked
     /// to wait for completion (proposal) is pending: the task then stays
-    /// WORKING, pauses, and completes on resume ([`Event::CompletedAfterResume`]).
+    /// WORKING, pauses, and completes on the first Step after the resume
+    /// ([`Event::CompletedAfterResume`]).
     Worked {
         unit: u8,
         second: u8,
@@ -84,7 +85,8 @@ pub enum Event {
     EventFired,
     /// Proposal: the self-park timed out (failing the task or resuming it).
     TimedOut,
-    /// Proposal: a task paused with all its units done completed on resume.
+    /// Proposal: a task paused with all its units done completed on the first
+    /// Step after the resume.
     CompletedAfterResume,
 }
 

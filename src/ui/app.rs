@@ -169,12 +169,18 @@ fn playback_clock(store: Store) {
             return;
         }
         let ms = period.get();
-        let handle = set_interval_with_handle(
+        match set_interval_with_handle(
             move || store.play_step(),
             Duration::from_millis(u64::from(ms)),
-        )
-        .ok();
-        running.set_value(handle);
+        ) {
+            Ok(handle) => running.set_value(Some(handle)),
+            Err(_) => {
+                store.playing.set(false);
+                store.alert.set(Some(
+                    "Play could not start: the browser refused a timer.".into(),
+                ));
+            }
+        }
     });
     on_cleanup(stop);
 }

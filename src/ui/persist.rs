@@ -177,7 +177,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
 /// Offers `run` to Undo if it holds anything and differs from the run on the page.
 fn keep_for_undo(store: Store, run: Option<SavedRun>) {
     if let Some(run) = run {
-        if !run.script.is_empty() && store.run.with_value(|now| *now != run) {
+        if !run.script.is_empty() && store.saved_run() != run {
             store.replaced.set(Some(Replaced::new(run)));
         }
     }
@@ -299,7 +299,7 @@ pub fn watch_other_tabs(store: Store) {
         let Some(theirs) = ev.new_value() else {
             return;
         };
-        if store.run.with_value(SavedRun::to_json) != theirs {
+        if store.run_json() != theirs {
             told.set_value(true);
             store.alert.set(Some(OTHER_TAB.into()));
         }
@@ -356,7 +356,7 @@ fn restore_saved(store: Store) -> Saved {
 /// have been rounded by a JSON tool on the way, that its ids may not be
 /// the original's.
 fn say_opened(store: Store, what: &str) {
-    let rounded = store.run.with_value(|r| r.ids.seed_may_be_rounded());
+    let rounded = store.exp.with_untracked(|e| e.ids().seed_may_be_rounded());
     store.notice.set(Some(if rounded {
         format!(
             "{what} Its id seed is beyond what a JavaScript number holds exactly: if a JSON tool \
@@ -379,14 +379,14 @@ fn stored(key: &str) -> Option<String> {
 /// apart stays in place until then.
 pub fn autosave(store: Store, hold: bool) {
     let due = StoredValue::new(false);
-    let forgotten = StoredValue::new(hold.then(|| store.run.with_value(SavedRun::to_json)));
+    let forgotten = StoredValue::new(hold.then(|| store.run_json()));
     provide_context(Saving { due, forgotten });
     // Writes the save that is due, if one is.
     let flush = move || {
         if due.get_value() {
             due.set_value(false);
             mark_save("idle");
-            let text = store.run.with_value(SavedRun::to_json);
+            let text = store.run_json();
             if forgotten.with_value(|f| f.as_deref() != Some(text.as_str())) {
                 forgotten.set_value(None);
                 save(store, &text);
@@ -483,7 +483,7 @@ fn within_limit(text: &str) -> Result<(), String> {
 
 /// The run's text for a link or a file, or an alert saying why there is none.
 fn shareable(store: Store) -> Option<String> {
-    let json = store.run.with_value(SavedRun::to_json);
+    let json = store.run_json();
     match within_limit(&json) {
         Ok(()) => Some(json),
         Err(why) => {
@@ -578,7 +578,7 @@ pub fn SharePanel() -> impl IntoView {
         if let Some(Saving { due, forgotten }) = saving {
             due.set_value(false);
             mark_save("idle");
-            forgotten.set_value(Some(store.run.with_value(SavedRun::to_json)));
+            forgotten.set_value(Some(store.run_json()));
         }
         let Some(s) = storage() else {
             return store.alert.set(Some(

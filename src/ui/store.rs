@@ -7,7 +7,7 @@
 use super::wire::WireView;
 use crate::model::{
     after_colon, Action, Applied, Config, EventName, Experiment, IdSource, NoChange, OnTimeout,
-    PauseMode, RunError, SavedRun, ScriptOp, SeekError, Setting, Switch, TaskState,
+    PauseMode, RunError, SavedRun, SeekError, Setting, Switch, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -61,8 +61,6 @@ pub struct Store {
     /// Wall-clock start of the experiment (Unix epoch ms): the base of the
     /// wire timestamps, which add simulated time to it.
     pub started_ms: RwSignal<i64>,
-    /// The run as a replayable script: what links, storage and files carry.
-    pub run: StoredValue<SavedRun>,
     /// The run a fresh start or an opened run replaced, until the next action
     /// (a replaced run with nothing done keeps the one kept before it, and so
     /// does an opened run replaced by another opened before acting on it).
@@ -107,11 +105,10 @@ impl Replaced {
     }
 }
 
-/// The page as it is before an action from an earlier state: the run, the
+/// The page as it is before an action from an earlier state: the
 /// experiment, and the run the fresh-start Undo would bring back then.
 #[derive(Clone)]
 struct UndoPoint {
-    run: SavedRun,
     exp: Experiment,
     replaced: Option<Box<Replaced>>,
 }
@@ -162,10 +159,9 @@ impl Discarded {
 impl Store {
     /// A store over a fresh default experiment with ids from `seed`.
     pub fn new(seed: u64) -> Store {
-        let ids = IdSource::seeded(seed);
         let started = now_ms();
-        let run = SavedRun::new(Config::default(), ids.clone(), started);
-        let exp = Experiment::new(Config::default(), ids).expect("the default config is valid");
+        let exp = Experiment::new(Config::default(), IdSource::seeded(seed))
+            .expect("the default config is valid");
         let exp = RwSignal::new(exp);
         let store = Store {
             exp,
@@ -185,7 +181,6 @@ impl Store {
             event_to_fire: RwSignal::new("pr.merged".into()),
             pause_encoding: RwSignal::new(PauseEncoding::ProposedCore),
             started_ms: RwSignal::new(started),
-            run: StoredValue::new(run),
             replaced: RwSignal::new(None),
             discarded: RwSignal::new(None),
             same_click: StoredValue::new(false),
@@ -263,12 +258,6 @@ impl Store {
         let Some(result) = self.exp.try_update(|e| e.apply(action)) else {
             return false;
         };
-        self.run.update_value(|r| {
-            r.push(ScriptOp::Act {
-                action: sent.clone(),
-                ok: result.is_ok(),
-            })
-        });
         self.show_on_wire(matches!(result, Ok(Applied::Recorded { .. })));
         self.read_on(by_play);
         match result {
@@ -341,7 +330,6 @@ impl Store {
         self.exp
             .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
             .map(|exp| UndoPoint {
-                run: self.run.get_value(),
                 exp,
                 replaced: self.replaced.get_untracked().map(Box::new),
             })
@@ -651,7 +639,7 @@ impl Store {
         if commit == FieldCommit::OnBlur {
             self.same_click.set_value(true);
         }
-        self.install(SavedRun::new(config, ids, now_ms()), fresh);
+        self.install(fresh, now_ms());
         self.notice.set(Some(notice));
     }
 
@@ -662,7 +650,7 @@ impl Store {
     /// leaves the one kept before in place.
     fn set_aside(&self) {
         self.same_click.set_value(false);
-        let run = self.run.get_value();
+        let run = self.saved_run();
         if !run.script.is_empty() {
             let discard = self.discarded.get_untracked();
             self.replaced.set(Some(Replaced {
@@ -699,7 +687,7 @@ impl Store {
             Ok(exp) => {
                 self.replaced.set(None);
                 self.same_click.set_value(false);
-                self.install(kept.run, exp);
+                self.install(exp, kept.run.started_ms);
                 // As it was: with the Undo of a discard it still had.
                 if kept.discard.is_some() {
                     self.discarded.set(kept.discard);
@@ -721,8 +709,8 @@ impl Store {
             return;
         };
         let back = undo.back();
-        let UndoPoint { run, exp, replaced } = undo.point;
-        self.install(run, exp);
+        let UndoPoint { exp, replaced } = undo.point;
+        self.install(exp, self.started_ms.get_untracked());
         // The run a fresh start replaced stays within reach of its own Undo.
         if let Some(kept) = replaced {
             let by_open = false;
@@ -740,28 +728,27 @@ impl Store {
         }
     }
 
-    /// Puts `run` (replayed as `exp`) on the page.
-    fn install(&self, run: SavedRun, exp: Experiment) {
+    /// Puts `exp` on the page, its wire timestamps counted from `started_ms`.
+    fn install(&self, exp: Experiment, started_ms: i64) {
         self.forget_discarded();
         // Whatever replaced the kept run now is not an opened run unacted on.
         self.kept_by_open(false);
         self.playing.set(false);
         self.alert.set(None);
-        self.started_ms.set(run.started_ms);
+        self.started_ms.set(started_ms);
         self.wire_view.set(WireView::Latest);
-        self.run.set_value(run);
         self.exp.set(exp);
         self.status.set(self.describe_state());
     }
 
     /// Views another recorded state of the viewed task.
     pub fn seek(&self, position: usize) {
-        self.navigate(|e| e.seek(position), ScriptOp::Seek(position as u32));
+        self.navigate(|e| e.seek(position));
     }
 
-    /// Stops playback and changes what is viewed, recording `op` in the run
-    /// when the model allows it and showing why not otherwise.
-    fn navigate(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, op: ScriptOp) {
+    /// Stops playback and changes what is viewed, when the model allows it,
+    /// and shows why not otherwise.
+    fn navigate(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>) {
         self.playing.set(false);
         match self.exp.try_update(go) {
             Some(Err(e)) => self.alert.set(Some(e.to_string())),
@@ -769,7 +756,6 @@ impl Store {
                 self.forget_discarded();
                 // A refusal said about another state is no longer true here.
                 self.alert.set(None);
-                self.run.update_value(|r| r.push(op));
                 // Where the view now is, and what acting from there would do.
                 let (k, n, later, read_only) = self.exp.with_untracked(|e| {
                     let n = e.viewed_task().records().len();
@@ -820,7 +806,7 @@ impl Store {
 
     /// Views another task of the context.
     pub fn view_task(&self, index: usize) {
-        self.navigate(|e| e.view_task(index), ScriptOp::View(index as u32));
+        self.navigate(|e| e.view_task(index));
     }
 
     /// Replaces the run with the run file `bytes` when they read and replay
@@ -854,7 +840,7 @@ impl Store {
         let (run, exp) = parsed.and_then(|run| run.replay().map(|e| (run, e)))?;
         // The very run on the page (its link opened again): nothing to
         // replace, nor to offer to Undo.
-        if self.run.with_value(|now| *now == run) {
+        if self.saved_run() == exp.saved_run(run.started_ms) {
             // A refusal of a link or file before this one no longer holds.
             self.alert.set(None);
             return Ok(());
@@ -868,7 +854,7 @@ impl Store {
         } else {
             self.set_aside();
         }
-        self.install(run, exp);
+        self.install(exp, run.started_ms);
         self.kept_by_open(true);
         Ok(())
     }
@@ -881,6 +867,17 @@ impl Store {
                 kept.by_open = by_open;
             }
         });
+    }
+
+    /// The run on the page, as links, storage and files carry it.
+    pub fn saved_run(&self) -> SavedRun {
+        self.exp
+            .with_untracked(|e| e.saved_run(self.started_ms.get_untracked()))
+    }
+
+    /// [`Store::saved_run`] as text.
+    pub fn run_json(&self) -> String {
+        self.saved_run().to_json()
     }
 
     /// One sentence on the viewed state, for the status region.
