@@ -496,7 +496,7 @@ test('where Play stops for the client, one click goes to the control that answer
     await page.locator('#clarification-text').press('Enter');
     assert.equal(await page.getByTestId('trace').innerText(), trace);
     assert.match(await page.getByTestId('status').innerText(),
-      /^Enter sent nothing: Supply clarification is off now\. This agent takes clarification only in TASK_STATE_INPUT_REQUIRED/);
+      /^Enter sent nothing: Supply clarification is off now\. This page sends clarification only in TASK_STATE_INPUT_REQUIRED/);
     await goTo.click();
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_COMPLETED');

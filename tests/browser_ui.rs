@@ -312,6 +312,8 @@ async fn play_stops_by_itself_at_an_interruption_and_says_why() {
     assert_eq!(p.text("#play"), "Play", "playback stopped by itself");
     assert!(p.text("[data-testid=status]").contains("Playback stopped"));
     assert_eq!(p.text("[data-testid=completed-units]"), "1 / 12");
+    // An input wait is not timed: said so, not as a waiting time of 0 s.
+    assert_eq!(p.text("[data-testid=waiting-time]"), "not counted");
 }
 
 #[wasm_bindgen_test]
@@ -982,6 +984,13 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
         p.text("[data-testid=status]"),
         format!("Subscribe to task: the agent answers a stream that opens with the task, in {state}; Wire shows the exchange.")
     );
+    // The stream's later frames are not drawn again under it: said so.
+    assert!(
+        p.text(".wire .warning")
+            .starts_with("Later events reach this subscription"),
+        "{}",
+        p.text(".wire .warning")
+    );
     p.click("#wire-get-task").await;
     // On an earlier state it answers as of then, and says a real one would not.
     p.set_range("#recorded-state", 0).await;
@@ -1278,6 +1287,58 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
 }
 
 #[wasm_bindgen_test]
+async fn play_stopped_at_a_pause_hands_focus_to_the_link_to_resume() {
+    // Play stays on at a pause with a timeout (it would run the waiting
+    // clock): a second press of the same key must not do that unasked.
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.set_range("#setting-agent-self-parks-before-unit", 1)
+        .await;
+    p.set_range("#setting-self-park-timeout-minutes", 5).await;
+    p.choose("#speed", "4").await;
+    p.q("#play")
+        .unchecked_into::<HtmlElement>()
+        .focus()
+        .unwrap();
+    p.click("#play").await;
+    for _ in 0..200 {
+        if p.state() == "TASK_STATE_PAUSED (proposal)" {
+            break;
+        }
+        sleep(50).await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
+    assert_eq!(p.text("#play"), "Play");
+    assert!(!p.disabled("#play"), "Play can still run the waiting clock");
+    next_frame().await;
+    next_frame().await;
+    let active = document()
+        .active_element()
+        .map(|a| a.text_content().unwrap_or_default());
+    assert_eq!(active.as_deref(), Some("Go to resume"));
+}
+
+#[wasm_bindgen_test]
+async fn an_event_that_wakes_nothing_says_so_under_its_button_not_done() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.click("#step").await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    p.type_text("#event-to-fire", "pr.closed").await;
+    p.click("#act-fire-event").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    let said = p.text("#act-fire-event-reason");
+    assert_eq!(
+        said, "Fire event: nothing waits for the event “pr.closed”; nothing changed.",
+        "not \"Done: … Play or Step carries it on\""
+    );
+    // The next Step is newer: the line goes back to the button's hint.
+    p.click("#step").await;
+    assert_ne!(p.text("#act-fire-event-reason"), said);
+}
+
+#[wasm_bindgen_test]
 async fn only_the_matching_event_wakes_a_self_parked_task() {
     let p = mount().await;
     proposal_on(&p).await;
@@ -1307,6 +1368,11 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
         p.state(),
         "TASK_STATE_PAUSED (proposal)",
         "another event does not wake it"
+    );
+    // Said under the button too, where the user looks after the click.
+    assert_eq!(
+        p.text("#act-fire-event-reason"),
+        "Fire event: nothing waits for the event “build.done”; nothing changed."
     );
     p.type_text("#event-to-fire", "pr.merged").await;
     p.click("#act-fire-event").await;
@@ -1422,7 +1488,7 @@ async fn an_answer_says_play_carries_the_task_on_while_it_is_the_newest_entry() 
     assert_eq!(p.count(link), 0, "a Step went on");
     assert!(p
         .text("#act-clarify-reason")
-        .starts_with("This agent takes clarification only in"));
+        .starts_with("This page sends clarification only in"));
     // A fresh experiment (a setting changed) stepped to as many entries.
     p.set_range("#setting-require-input-before-unit", 0).await;
     while p.count("[data-testid=trace-entry]") < entries {

@@ -1719,6 +1719,42 @@ fn c_condition_fires_in_both_encodings() {
 }
 
 #[test]
+fn a_task_failed_by_a_pause_timeout_is_labelled_the_proposals_when_read_later() {
+    // GetTask, ListTasks and SubscribeToTask answer with plain v1.0 shapes,
+    // but the status they carry (and its message) is the self-park's.
+    let e = scenario_e();
+    for enc in ENCODINGS {
+        let label = match enc {
+            PauseEncoding::ProposedCore => ", proposal)",
+            PauseEncoding::V1Extension => ", pause extension, a proposal)",
+        };
+        for m in [
+            wire::get_task(&e, START, enc),
+            wire::list_tasks(&e, START, enc),
+        ] {
+            assert!(
+                wire::explain(&m[1]).contains(label),
+                "{enc:?}: {}",
+                wire::explain(&m[1])
+            );
+        }
+    }
+    // A task that failed on its own is not.
+    let mut plain = exp(Config {
+        fail_during: 1,
+        ..cfg()
+    });
+    run(&mut plain, 100);
+    assert_eq!(state(&plain), TaskState::Failed);
+    let m = wire::get_task(&plain, START, CORE);
+    assert!(
+        !wire::explain(&m[1]).contains("proposal"),
+        "{}",
+        wire::explain(&m[1])
+    );
+}
+
+#[test]
 fn e_timeout_fail_in_both_encodings() {
     let e = scenario_e();
     for enc in ENCODINGS {

@@ -290,9 +290,11 @@ impl fmt::Display for Refusal {
                 "The task is terminal ({s}) and accepts no more messages: {}.",
                 WireError(UNSUPPORTED_OPERATION)
             ),
+            // The page's own limit, not the agent's: at AUTH_REQUIRED an
+            // agent SHOULD take messages too (§7.6), as Authorize's line says.
             Refusal::NotInputRequired(s) => write!(
                 f,
-                "This agent takes clarification only in TASK_STATE_INPUT_REQUIRED; the task is {s}."
+                "This page sends clarification only in TASK_STATE_INPUT_REQUIRED; the task is {s}."
             ),
             Refusal::NotAuthRequired(s) => write!(
                 f,

@@ -1,8 +1,9 @@
 //! Act on the current state: each button is enabled exactly when the model's
 //! legality allows it, and a disabled one shows why, tied by aria-describedby.
 
+use super::store::nothing_changed;
 use super::store::Store;
-use crate::model::{after_colon, Action, Event, NoChange, PauseMode, Refusal, TraceEntry};
+use crate::model::{after_colon, Action, Event, NoChange, Outcome, PauseMode, Refusal, TraceEntry};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -33,28 +34,41 @@ pub fn ActionButton(
     let text_refused = refuses_text(store, action);
     let reason_id = format!("{id}-reason");
     let label = untrack(|| action.run(())).label();
-    // The trace entry this button's action recorded last, while it is the
-    // newest: an answer that sets the task running again says that Play or
-    // Step carries it on, with a link to Play (far above on a phone).
+    // The trace entry this button's action recorded last (with the action
+    // it sent), while it is the newest: an answer that sets the task running
+    // again says that Play or Step carries it on, with a link to Play (far
+    // above on a phone); an action that changed nothing says so.
     // Kept with its context: a fresh experiment or a new branch may reach
     // the same seq with other entries.
-    let sent = RwSignal::new(None::<(String, TraceEntry)>);
+    let sent = RwSignal::new(None::<(String, TraceEntry, Action)>);
     let newest = move || store.exp.with(|e| e.trace().last().copied());
-    let carry_on = move || {
-        let shown = (leads || carries_on)
-            && !text_refused.get()
-            && sent.with(|s| {
-                s.as_ref().is_some_and(|(context, entry)| {
-                    store
+    // The outcome of this button's newest entry, while it is newest and viewed.
+    let outcome = move || {
+        let idle = !store.playing.get() && !store.exp.with(|e| e.views_the_past());
+        sent.with(|s| {
+            s.as_ref()
+                .filter(|(context, entry, _)| {
+                    idle && store
                         .exp
                         .with(|e| e.context_id() == context && e.trace().last() == Some(entry))
                 })
-            });
-        let idle = !store.playing.get() && !store.exp.with(|e| e.views_the_past());
-        (shown && idle && store.play_verdict().is_ok()).then(|| {
+                .map(|(_, entry, _)| entry.outcome)
+        })
+    };
+    let unchanged = move || match outcome() {
+        Some(Outcome::Unchanged(why)) => sent.with(|s| {
+            s.as_ref()
+                .map(|(_, entry, action)| nothing_changed(action.label(), why, action, entry.after))
+        }),
+        _ => None,
+    };
+    let carry_on = move || {
+        let shown =
+            (leads || carries_on) && !text_refused.get() && outcome() == Some(Outcome::Done);
+        (shown && store.play_verdict().is_ok()).then(|| {
             store.exp.with(|e| {
                 let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
-                match sent.with(|s| s.as_ref().map(|(_, entry)| entry.event)) {
+                match sent.with(|s| s.as_ref().map(|(_, entry, _)| entry.event)) {
                     Some(Event::Created { follow_up: true }) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
@@ -75,10 +89,11 @@ pub fn ActionButton(
                     Some(f) => f.run(()),
                     None => {
                         let before = untrack(newest);
-                        store.act(untrack(|| action.run(())));
+                        let act = untrack(|| action.run(()));
+                        store.act(act.clone());
                         let after = untrack(newest).filter(|t| Some(*t) != before);
                         let context = store.exp.with_untracked(|e| e.context_id().to_string());
-                        sent.set(after.map(|t| (context, t)));
+                        sent.set(after.map(|t| (context, t, act)));
                     }
                 }
             >
@@ -87,6 +102,7 @@ pub fn ActionButton(
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err() && carry_on().is_none()>
                 {move || match (verdict.get(), carry_on()) {
                     (_, Some(done)) => done,
+                    (Ok(()), None) if let Some(said) = unchanged() => said,
                     (Ok(()), None) => hint.get(),
                     // Said in full once, under Recorded states.
                     (Err(_), None) if store.exp.with(|e| e.is_read_only()) => {

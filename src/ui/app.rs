@@ -271,9 +271,32 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
     let lost = active
         .as_ref()
         .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
-    if lost && (!button.is_connected() || button.has_attribute("disabled")) {
+    if lost
+        && (!button.is_connected() || button.has_attribute("disabled") || stands_at_pause(button))
+    {
         refocus_from(button);
     }
+}
+
+/// Whether `button` is Play, stopped where a pause (proposal) waits for the
+/// client (its panel links to Resume task): Play stays on there, to run the
+/// waiting clock, but focus goes to that link as where Play turns off at a
+/// gate, so that the same key pressed again does not run the pause to its
+/// timeout unasked.
+fn stands_at_pause(button: &web_sys::HtmlElement) -> bool {
+    button.id() == "play"
+        && button.text_content().as_deref() == Some("Play")
+        && button
+            .closest("section.panel")
+            .ok()
+            .flatten()
+            .and_then(|panel| {
+                panel
+                    .query_selector("[data-testid=go-to-answer]")
+                    .ok()
+                    .flatten()
+            })
+            .is_some()
 }
 
 /// Focus for one who pressed `button`, now disabled or gone (see

@@ -182,14 +182,20 @@ pub fn InspectPanel() -> impl IntoView {
                 </dd>
                 <dt>"Waiting time"</dt>
                 <dd class="waiting">
-                    <span data-testid="waiting-time">{move || waiting_words(snap().waiting_s)}</span>
+                    // Only a pause's minutes (proposal) are counted: without
+                    // the proposal there is nothing to count, said so
+                    // rather than as "0 s" after a wait the user just saw.
+                    <span data-testid="waiting-time">{move || {
+                        let s = snap().waiting_s;
+                        if proposal.get() || s > 0 { waiting_words(s) } else { "not counted".to_string() }
+                    }}</span>
                     // Said always, not only while waiting: a wait just
-                    // answered leaves this at 0 s, and that is not a slip.
+                    // answered leaves this unchanged, and that is not a slip.
                     <span class="muted">
                         {move || if proposal.get() {
                             " — a pause's minutes (proposal); the clock stands still while a task waits for input or authorization"
                         } else {
-                            " — the clock stands still while a task waits for input or authorization, so those waits count nothing here (the time bar draws each as a gap)"
+                            " — the clock stands still while a task waits for input or authorization (the time bar draws each wait as a gap); only a pause (proposal) counts waiting minutes"
                         }}
                     </span>
                 </dd>

@@ -278,16 +278,7 @@ impl Store {
                         }
                     }
                     Applied::Unchanged(why) => {
-                        let why = match (why, &sent) {
-                            (NoChange::NoTaskWaitsForEvent, Action::FireEvent(name)) => {
-                                format!("nothing waits for the event “{}”", name.trim())
-                            }
-                            (NoChange::PauseAlreadyRequested, _) => {
-                                "a pause is already requested (proposal)".to_string()
-                            }
-                            _ => format!("the task is already {after}"),
-                        };
-                        self.say(format!("{label}: {why}; nothing changed."));
+                        self.say(nothing_changed(label, why, &sent, after));
                     }
                 }
                 // The status line says the state when it changes. One more
@@ -917,6 +908,21 @@ impl Store {
             )
         })
     }
+}
+
+/// What the status line, and the line under the button, say of an action
+/// (`label`, which sent `sent`) that was accepted but changed nothing.
+pub fn nothing_changed(label: &str, why: NoChange, sent: &Action, after: TaskState) -> String {
+    let why = match (why, sent) {
+        (NoChange::NoTaskWaitsForEvent, Action::FireEvent(name)) => {
+            format!("nothing waits for the event “{}”", name.trim())
+        }
+        (NoChange::PauseAlreadyRequested, _) => {
+            "a pause is already requested (proposal)".to_string()
+        }
+        _ => format!("the task is already {after}"),
+    };
+    format!("{label}: {why}; nothing changed.")
 }
 
 /// "s" when `n` is not 1.

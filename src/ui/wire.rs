@@ -4,7 +4,7 @@
 
 use super::store::Store;
 use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
-use crate::wire::{self, PauseEncoding, WireMessage};
+use crate::wire::{self, PauseEncoding, Transport, WireMessage};
 use leptos::prelude::*;
 
 /// What the Wire panel shows.
@@ -109,16 +109,28 @@ pub fn WirePanel() -> impl IntoView {
             WireView::GetTask => return store.exp.with(answered_from_the_past),
             WireView::Subscribe => {
                 // Its frame closes the stream only at INPUT_REQUIRED.
-                let closes = messages
-                    .with(|m| m.last().is_some_and(|m| m.closes_stream))
-                    .then(|| {
-                        "This agent closes every stream at INPUT_REQUIRED, a subscription too \
-                         (the spec's sections disagree on it). SubscribeToTask itself only \
-                         requires the stream to end at a terminal state, and a2a-sdk 1.3.0 \
-                         keeps a subscription open."
-                            .to_string()
-                    });
-                return both(store.exp.with(answered_from_the_past), closes);
+                let (opened, closes) = messages.with(|m| {
+                    let last = m.last();
+                    (
+                        last.is_some_and(|m| m.transport == Transport::Sse),
+                        last.is_some_and(|m| m.closes_stream),
+                    )
+                });
+                let closes = closes.then(|| {
+                    "This agent closes every stream at INPUT_REQUIRED, a subscription too \
+                     (the spec's sections disagree on it). SubscribeToTask itself only \
+                     requires the stream to end at a terminal state, and a2a-sdk 1.3.0 \
+                     keeps a subscription open."
+                        .to_string()
+                });
+                // Every open stream of a task gets the same events in the same order.
+                let later = (opened && closes.is_none()).then(|| {
+                    "Later events reach this subscription as they reach the stream the client \
+                     opened first, the same frames in the same order, until the stream closes; \
+                     the trace's entries show each frame once, on that first stream."
+                        .to_string()
+                });
+                return both(store.exp.with(answered_from_the_past), both(later, closes));
             }
             WireView::ListTasks => {
                 // Both, when the viewed state is an earlier one of an
@@ -650,7 +662,8 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         ),
         _ if t.after == TaskState::AuthRequired && t.outcome == Outcome::Done => Some(
             "Authorization arrives out of band: the client sends no A2A message; the agent resumes \
-             on the stream it kept open.",
+             on the stream it kept open. Spec §7.6: the agent SHOULD also accept messages to the \
+             task while it is AUTH_REQUIRED (to negotiate, correct or reject); this page sends none.",
         ),
         _ => None,
     }

@@ -239,9 +239,11 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     let id = format!("get-task-{n}");
     let task = w.task_in_full(ti, rec);
     let ty = proposal_if(&task, "Task", "proposal:Task");
+    let mut answer = reply(id.as_str(), Transport::JsonRpc, ty, task);
+    answer.of_pause = w.set_by_pause_timeout(&[rec]);
     vec![
-        request(id.as_str(), "GetTask", obj!("id" => task_id(exp, ti))),
-        reply(id, Transport::JsonRpc, ty, task),
+        request(id, "GetTask", obj!("id" => task_id(exp, ti))),
+        answer,
     ]
 }
 
@@ -275,7 +277,7 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
     let total = last + 1;
     // Newest status first: each task of a context starts after the one before
     // it has ended, so that is the reverse of their order.
-    let tasks: Vec<Value> = exp.tasks()[..=last]
+    let listed: Vec<(usize, u32)> = exp.tasks()[..=last]
         .iter()
         .enumerate()
         .rev()
@@ -286,9 +288,11 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
             } else {
                 t.records().last().map_or(rec, |r| r.id)
             };
-            w.task_at(ti, at)
+            (ti, at)
         })
         .collect();
+    let tasks: Vec<Value> = listed.iter().map(|&(ti, at)| w.task_at(ti, at)).collect();
+    let at: Vec<u32> = listed.iter().map(|&(_, at)| at).collect();
     let ty = if tasks.iter().any(shows_pause) {
         "proposal:ListTasksResponse"
     } else {
@@ -303,13 +307,15 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
         "tasks" => tasks, "nextPageToken" => next,
         "pageSize" => LIST_TASKS_PAGE_SIZE, "totalSize" => total,
     );
+    let mut answer = reply(id.as_str(), Transport::JsonRpc, ty, result);
+    answer.of_pause = w.set_by_pause_timeout(&at);
     vec![
         request(
-            id.as_str(),
+            id,
             "ListTasks",
             obj!("contextId" => exp.context_id(), "historyLength" => 0),
         ),
-        reply(id, Transport::JsonRpc, ty, result),
+        answer,
     ]
 }
 
@@ -335,6 +341,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     } else {
         let task = w.task_in_full(ti, rec);
         let mut f = frame(id.as_str(), obj!("task" => task));
+        f.of_pause = w.set_by_pause_timeout(&[rec]);
         f.payload_type = proposal_if(
             &f.message["result"]["task"],
             f.payload_type,
@@ -659,6 +666,19 @@ impl<'a> Walk<'a> {
             Ok(i) => self.times[i].1,
             Err(_) => self.start_ms,
         }
+    }
+
+    /// The encoding of the pause proposal when a task status at one of the
+    /// recorded states `at` was set by a pause's timeout (a task the
+    /// proposal's self-park failed, or resumed): an answer carrying it is
+    /// the proposal's, though its shapes are plain v1.0.
+    fn set_by_pause_timeout(&self, at: &[u32]) -> Option<PauseEncoding> {
+        at.iter()
+            .any(|&seq| {
+                self.trace_entry(seq)
+                    .is_some_and(|e| e.event == Event::TimedOut)
+            })
+            .then_some(self.enc)
     }
 
     fn trace_entry(&self, seq: u32) -> Option<&'a TraceEntry> {
