@@ -429,7 +429,7 @@ impl Experiment {
 
     /// Proposal: the resume token of the viewed PAUSED state, if any.
     pub fn resume_token(&self) -> Option<&str> {
-        self.stored_text(self.snapshot().pause?.token)
+        self.stored_text(self.snapshot().pause?.token?)
     }
 
     /// Proposal: the reason of the viewed pause (see [`Self::pause_reason_of`]).
@@ -443,7 +443,10 @@ impl Experiment {
     pub fn pause_reason_of(&self, snap: &Snapshot) -> Option<String> {
         let p = snap.pause?;
         if p.by == Initiator::Client {
-            let given = self.stored_text(p.reason).filter(|r| !r.is_empty());
+            let given = p
+                .reason
+                .and_then(|r| self.stored_text(r))
+                .filter(|r| !r.is_empty());
             return given.map(str::to_string);
         }
         let (u, n) = (snap.completed_units + 1, self.config.work_units);
@@ -475,7 +478,7 @@ impl Experiment {
         self.viewed_task().records[..=self.position]
             .iter()
             .filter_map(|r| r.snap.pause)
-            .filter_map(|p| self.stored_text(p.token))
+            .filter_map(|p| self.stored_text(p.token?))
     }
 
     /// Whether `action` would record new states (`Ok(None)`), be accepted
@@ -738,7 +741,7 @@ impl Experiment {
                 let now = mode == PauseMode::InterruptImmediate
                     || (mode == PauseMode::FinishStep && snap.seconds_into_unit(&config) == 0);
                 let mut next = if now {
-                    snap.paused(&config, Initiator::Client, mode, reason)
+                    snap.paused(&config, Initiator::Client, mode, Some(reason))
                 } else {
                     Snapshot {
                         pending: Some(PendingPause { mode, reason }),
@@ -783,9 +786,9 @@ impl Experiment {
 
     /// Gives a snapshot that has just paused its resume token.
     fn issue_token(&mut self, snap: &mut Snapshot) {
-        if let Some(pause) = snap.pause.as_mut().filter(|p| p.token == u32::MAX) {
+        if let Some(pause) = snap.pause.as_mut().filter(|p| p.token.is_none()) {
             let token = self.ids.next_id();
-            pause.token = self.text(token);
+            pause.token = Some(self.text(token));
         }
     }
 

@@ -205,10 +205,12 @@ pub struct Pause {
     pub deadline_s: Option<u32>,
     /// Whether a named event wakes it.
     pub event: bool,
-    /// Index of the resume token in the experiment's text table.
-    pub token: u32,
-    /// Index of the reason in the experiment's text table.
-    pub reason: u32,
+    /// Index of the resume token in the experiment's text table: `None`
+    /// only until the experiment issues it, in the step that paused.
+    pub token: Option<u32>,
+    /// Index of the client's reason in the experiment's text table; `None`
+    /// for a self-park (the agent's reason is made from the settings).
+    pub reason: Option<u32>,
 }
 
 impl Pause {

@@ -87,7 +87,13 @@ impl Snapshot {
     /// experiment). `interrupt_immediate` loses the in-flight unit's work.
     /// A client pause consumes the pending one; the agent parking itself
     /// keeps it (an accepted `wait_for_completion` still follows later).
-    pub fn paused(&self, config: &Config, by: Initiator, mode: PauseMode, reason: u32) -> Snapshot {
+    pub fn paused(
+        &self,
+        config: &Config,
+        by: Initiator,
+        mode: PauseMode,
+        reason: Option<u32>,
+    ) -> Snapshot {
         let mut next = *self;
         if mode == PauseMode::InterruptImmediate {
             next.lost_s += self.seconds_into_unit(config);
@@ -104,7 +110,7 @@ impl Snapshot {
             deadline_s: (agent && config.self_park_timeout > 0)
                 .then(|| self.waiting_s + u32::from(config.self_park_timeout) * SECS_PER_MINUTE),
             event: agent && !config.resume_event.is_empty(),
-            token: u32::MAX,
+            token: None,
             reason,
         });
         next
@@ -186,7 +192,7 @@ impl Snapshot {
                     .pending
                     .filter(|p| into == 0 && (p.mode != PauseMode::WaitForCompletion || all_done))
                 {
-                    let next = self.paused(config, Initiator::Client, p.mode, p.reason);
+                    let next = self.paused(config, Initiator::Client, p.mode, Some(p.reason));
                     return Some((next, Event::PauseTookEffect { mode: p.mode }));
                 }
                 if all_done {
@@ -207,7 +213,7 @@ impl Snapshot {
                     && !self.parked
                 {
                     let mut next =
-                        self.paused(config, Initiator::Agent, PauseMode::FinishStep, u32::MAX);
+                        self.paused(config, Initiator::Agent, PauseMode::FinishStep, None);
                     next.parked = true;
                     return Some((next, Event::SelfParked { unit }));
                 }

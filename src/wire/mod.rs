@@ -1015,7 +1015,11 @@ impl<'a> Walk<'a> {
             v["pausedUntil"] = timestamp(until).into();
         }
         let minutes = p.timeout_minutes();
-        v["resumeToken"] = text(exp, p.token).unwrap_or_default().into();
+        v["resumeToken"] = p
+            .token
+            .and_then(|t| text(exp, t))
+            .unwrap_or_default()
+            .into();
         v["resumable"] = true.into();
         if agent {
             let mut cond = obj!();
@@ -1047,9 +1051,13 @@ impl<'a> Walk<'a> {
     }
 
     /// The recorded state where the pause with this token began.
-    fn pause_start(&self, ti: usize, token: u32) -> Option<u32> {
+    fn pause_start(&self, ti: usize, token: Option<u32>) -> Option<u32> {
         let mut records = self.exp.tasks()[ti].records().iter();
-        let r = records.find(|r| r.snap.pause.is_some_and(|q| q.token == token))?;
+        let r = records.find(|r| {
+            r.snap
+                .pause
+                .is_some_and(|q| token.is_some() && q.token == token)
+        })?;
         Some(r.id)
     }
 
@@ -1225,7 +1233,11 @@ impl<'a> Walk<'a> {
                     Some(Action::PauseTask { reason, .. }) => Some(reason.as_str()),
                     _ => snap
                         .filter(|_| done)
-                        .and_then(|s| s.pause.map(|p| p.reason).or(s.pending.map(|p| p.reason)))
+                        .and_then(|s| {
+                            s.pause
+                                .and_then(|p| p.reason)
+                                .or(s.pending.map(|p| p.reason))
+                        })
                         .and_then(|i| text(exp, i)),
                 };
                 let reason = reason.filter(|r| !r.is_empty());
@@ -1251,7 +1263,7 @@ impl<'a> Walk<'a> {
                     _ => {
                         let records = exp.tasks()[ti].records().iter().rev();
                         let last = records.filter(|r| r.id < seq).find_map(|r| r.snap.pause);
-                        let token = last.and_then(|p| text(exp, p.token));
+                        let token = last.and_then(|p| text(exp, p.token?));
                         (
                             token,
                             snap.and_then(|s| exp.resume_input(s)).filter(|_| had_input),
