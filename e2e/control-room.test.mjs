@@ -482,7 +482,11 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
     return seed % n;
   };
   const keys = [' ', 'ArrowRight', 'ArrowRight', '[', ']'];
+  // The clicks must land and move the task, or the run proves nothing.
+  let [tried, clicked] = [0, 0];
+  const states = new Set();
   for (let i = 0; i < 1000; i++) {
+    if (i % 10 === 0) states.add(await text(page, 'task-state'));
     const kind = rand(10);
     if (kind < 3) {
       await page.keyboard.press(keys[rand(keys.length)]);
@@ -505,9 +509,12 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
       const options = await el.evaluate((e) => e.options.length);
       await el.selectOption({ index: rand(options) });
     } else {
-      await el.click({ timeout: 2_000 }).catch(() => {});
+      tried++;
+      await el.click({ timeout: 2_000 }).then(() => clicked++, () => {});
     }
   }
+  assert.ok(clicked >= tried * 0.8, `${clicked} of ${tried} clicks landed`);
+  assert.ok(states.size >= 3, `states seen: ${[...states].join(', ')}`);
   // Still alive and consistent.
   assert.match(await text(page, 'task-state'), /^TASK_STATE_[A-Z_]+( \(proposal\))?$/);
   assert.deepEqual(dialogs, []);
