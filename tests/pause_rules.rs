@@ -504,3 +504,54 @@ fn a_step_pressed_while_playing_that_parks_the_task_stops_play() {
         store.status.get_untracked()
     );
 }
+
+#[test]
+fn play_has_nothing_to_run_where_only_a_resume_wakes_the_task() {
+    // A client pause has no timeout: Play stops, and says what wakes it.
+    let mut e = exp(proposal());
+    assert_eq!(e.play_legality(), Ok(()));
+    steps(&mut e, 3);
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    assert_eq!(
+        e.legality(&Action::Step),
+        Ok(()),
+        "Step runs the waiting clock"
+    );
+    let stop = e.play_legality().unwrap_err();
+    assert_eq!(stop, PlayStop::WaitsForResume { event: false });
+    assert_eq!(
+        stop.to_string(),
+        "The task is paused and only a resume wakes it (proposal)."
+    );
+    // A self-park that waits for an event: the event wakes it too.
+    let mut e = exp(Config {
+        self_park_before: 1,
+        resume_event: EventName::new("pr.merged").unwrap(),
+        ..proposal()
+    });
+    run_to_pause(&mut e);
+    assert_eq!(
+        e.play_legality().unwrap_err().wakers(),
+        Some("a resume or its event")
+    );
+    // With a timeout, Play runs the waiting clock to it.
+    let mut e = exp(Config {
+        self_park_before: 1,
+        self_park_timeout: 5,
+        ..proposal()
+    });
+    run_to_pause(&mut e);
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(e.play_legality(), Ok(()));
+    // Where Step is refused, so is Play, for the same reason.
+    let mut e = exp(Config {
+        input_gate: 1,
+        ..cfg()
+    });
+    steps(&mut e, 1);
+    assert_eq!(state(&e), TaskState::InputRequired);
+    assert_eq!(
+        e.play_legality(),
+        Err(PlayStop::Step(e.legality(&Action::Step).unwrap_err()))
+    );
+}

@@ -62,6 +62,41 @@ impl fmt::Display for SeekError {
 
 impl std::error::Error for SeekError {}
 
+/// Why Play has nothing to run from the viewed state (see
+/// [`Experiment::play_legality`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayStop {
+    /// Step itself is refused.
+    Step(Refusal),
+    /// Proposal: the task is paused with no timeout; only a resume wakes
+    /// it, or its event too when `event`.
+    WaitsForResume { event: bool },
+}
+
+impl PlayStop {
+    /// What can wake a task paused with no timeout, if that is the stop.
+    pub const fn wakers(self) -> Option<&'static str> {
+        match self {
+            PlayStop::WaitsForResume { event: true } => Some("a resume or its event"),
+            PlayStop::WaitsForResume { event: false } => Some("a resume"),
+            PlayStop::Step(_) => None,
+        }
+    }
+}
+
+impl fmt::Display for PlayStop {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self, self.wakers()) {
+            (PlayStop::Step(r), _) => r.fmt(f),
+            (_, wakers) => write!(
+                f,
+                "The task is paused and only {} wakes it (proposal).",
+                wakers.unwrap_or_default()
+            ),
+        }
+    }
+}
+
 /// A running experiment: a context id, its tasks (the last is the current
 /// one; earlier ones are read-only, except for the message or cancellation a
 /// client may still send a terminal task, which the agent refuses), the trace of every step and action, and
@@ -650,13 +685,16 @@ impl Experiment {
         })
     }
 
-    /// Proposal: whether the viewed task is paused with no timeout, so that
-    /// Steps only run its waiting clock and just a resume (or its event)
-    /// wakes it. Playback stops there.
-    pub fn waits_for_resume(&self) -> bool {
-        self.snapshot()
-            .pause
-            .is_some_and(|p| p.deadline_s.is_none())
+    /// Whether Play (one Step per tick) has something to run from the viewed
+    /// state: where Step is allowed, unless the task is paused with no
+    /// timeout (proposal), where Steps would only add waiting minutes and
+    /// just a resume (or its event) wakes it. Playback stops there.
+    pub fn play_legality(&self) -> Result<(), PlayStop> {
+        self.legality(&Action::Step).map_err(PlayStop::Step)?;
+        match self.snapshot().pause {
+            Some(p) if p.deadline_s.is_none() => Err(PlayStop::WaitsForResume { event: p.event }),
+            _ => Ok(()),
+        }
     }
 
     /// How often the viewed task went back to work after an interruption

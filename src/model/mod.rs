@@ -22,7 +22,7 @@ pub use action::{
     SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
 };
 pub use config::{play_interval_ms, Config, ConfigError, Setting, Switch};
-pub use experiment::{Applied, Experiment, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
+pub use experiment::{Applied, Experiment, PlayStop, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
 pub use ids::{IdSource, MAX_PORTABLE_SEED};
 pub use lifecycle::{
     Ahead, Mark, PlanMark, PossibleMove, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS,

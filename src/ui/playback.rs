@@ -1,7 +1,7 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
-use super::store::{wakers, Store, SPEEDS};
-use crate::model::{Action, TaskState};
+use super::store::{Store, SPEEDS};
+use crate::model::{Action, Experiment, PlayStop, TaskState};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -9,7 +9,7 @@ use wasm_bindgen::JsCast;
 pub fn PlaybackPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let step_verdict = Memo::new(move |_| store.legality(&Action::Step));
-    let play_verdict = Memo::new(move |_| store.play_verdict());
+    let play_verdict = Memo::new(move |_| store.exp.with(Experiment::play_legality));
     // While paused (proposal), Steps run the waiting clock, not work.
     let paused = move || store.exp.with(|e| e.snapshot().state == TaskState::Paused);
     let playing = move || store.playing.get();
@@ -71,11 +71,10 @@ pub fn PlaybackPanel() -> impl IntoView {
                 }
             >
                 <span id="step-reason">{move || match step_verdict.get() {
-                    Ok(()) if paused() => match play_verdict.get() {
-                        Ok(()) => "The task is paused (proposal): Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),
-                        Err(_) => format!(
-                            "The task is paused (proposal): Step waits one minute; Play has nothing to run until {} wakes it.",
-                            store.exp.with(wakers)
+                    Ok(()) if paused() => match play_verdict.get().err().and_then(PlayStop::wakers) {
+                        None => "The task is paused (proposal): Step waits one minute; Play waits until its timeout fires or a resume wakes it.".to_string(),
+                        Some(wakers) => format!(
+                            "The task is paused (proposal): Step waits one minute; Play has nothing to run until {wakers} wakes it."
                         ),
                     },
                     Ok(()) => "Step runs up to one active second, stopping where the task asks for input or authorization; Play runs the whole active path in about a minute at 1×.".to_string(),

@@ -430,18 +430,10 @@ impl Store {
         }
     }
 
-    /// Whether Play can run from the viewed state, or why not: where Step
-    /// can, unless the task is paused with nothing but a resume (or its
-    /// event) to wake it, where Steps would only add waiting minutes.
+    /// Whether Play can run from the viewed state, or why not, in words to
+    /// follow a colon (see [`Experiment::play_legality`]).
     pub fn play_verdict(&self) -> Result<(), String> {
-        self.exp.with(|e| match e.legality(&Action::Step) {
-            Err(why) => Err(after_colon(why)),
-            Ok(()) if e.waits_for_resume() => Err(format!(
-                "the task is paused and only {} wakes it (proposal).",
-                wakers(e)
-            )),
-            Ok(()) => Ok(()),
-        })
+        self.exp.with(|e| e.play_legality().map_err(after_colon))
     }
 
     /// Proposal: the ResumeTask the page sends, with the viewed pause's token
@@ -954,14 +946,5 @@ fn now_ms() -> i64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0
-    }
-}
-
-/// What can wake the viewed pause: a resume, or its event too.
-pub fn wakers(e: &Experiment) -> &'static str {
-    if e.snapshot().pause.is_some_and(|p| p.event) {
-        "a resume or its event"
-    } else {
-        "a resume"
     }
 }
