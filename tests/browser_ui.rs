@@ -1497,3 +1497,26 @@ async fn an_answer_says_play_carries_the_task_on_while_it_is_the_newest_entry() 
     assert_eq!(p.count("[data-testid=trace-entry]"), entries);
     assert_eq!(p.count(link), 0, "nothing was answered in this experiment");
 }
+
+#[wasm_bindgen_test]
+async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
+    let p = mount().await;
+    assert!(
+        p.text("#step-reason")
+            .starts_with("Nothing in these settings interrupts the task"),
+        "{}",
+        p.text("#step-reason")
+    );
+    assert!(exists(&p, "[data-testid=to-experiments]"));
+    // A gate within the units: Play will stop, the usual words.
+    p.set_range("#setting-require-input-before-unit", 2).await;
+    assert!(p
+        .text("#step-reason")
+        .starts_with("Step runs up to one active second"));
+    assert!(!exists(&p, "[data-testid=to-experiments]"));
+    // Once the task runs, the usual words too.
+    p.set_range("#setting-require-input-before-unit", 0).await;
+    assert!(exists(&p, "[data-testid=to-experiments]"));
+    p.click("#step").await;
+    assert!(!exists(&p, "[data-testid=to-experiments]"));
+}

@@ -1073,3 +1073,37 @@ fn resumes_count_the_viewed_tasks_returns_to_work_up_to_the_viewed_state() {
     e.apply(Action::FollowUp).unwrap();
     assert_eq!(e.resumes(), 0);
 }
+
+#[test]
+fn settings_that_never_stop_the_first_task_are_known_as_such() {
+    assert!(Config::default().runs_straight_through());
+    // A gate, a failure or a self-park within the units stops it; one
+    // past the last unit is never reached.
+    for (setting, k) in [
+        (Setting::InputGate, 1),
+        (Setting::AuthGate, 4),
+        (Setting::FailDuring, 2),
+    ] {
+        assert!(
+            !cfg().with(setting, k).unwrap().runs_straight_through(),
+            "{setting:?}"
+        );
+        assert!(
+            cfg().with(setting, 5).unwrap().runs_straight_through(),
+            "{setting:?} past the units"
+        );
+    }
+    assert!(!cfg()
+        .with_switch(Switch::RejectBeforeExecution, true)
+        .runs_straight_through());
+    let park = cfg().with(Setting::SelfParkBefore, 2).unwrap();
+    assert!(
+        park.runs_straight_through(),
+        "a self-park only with the proposal"
+    );
+    assert!(!Config {
+        pause_proposal: true,
+        ..park
+    }
+    .runs_straight_through());
+}

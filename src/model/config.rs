@@ -244,6 +244,18 @@ impl Config {
         self
     }
 
+    /// Whether nothing in these settings stops or ends the first task before
+    /// it completes: no rejection, and no gate, failure or self-park
+    /// (proposal) within its units.
+    pub fn runs_straight_through(&self) -> bool {
+        let within = |k: u8| (1..=self.work_units).contains(&k);
+        let parks = self.pause_proposal && within(self.self_park_before);
+        let stops = [self.input_gate, self.auth_gate, self.fail_during]
+            .into_iter()
+            .any(within);
+        !(self.reject_before_execution || stops || parks)
+    }
+
     /// The settings task `index` of the context runs with: a follow-up
     /// (index 1 on) neither fails nor is rejected unless
     /// `follow_ups_fail_too`.

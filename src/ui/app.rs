@@ -348,7 +348,7 @@ pub fn refocus_from(button: &web_sys::HtmlElement) {
 }
 
 /// Scrolls to *Your experiment* and puts keyboard focus on it.
-fn show_guide() {
+pub fn show_guide() {
     if let Some(el) = document().query_selector("section.guide").ok().flatten() {
         el.scroll_into_view();
         focus_region(el);

@@ -13,6 +13,13 @@ pub fn PlaybackPanel() -> impl IntoView {
     // While paused (proposal), Steps run the waiting clock, not work.
     let paused = move || store.exp.with(|e| e.snapshot().state == TaskState::Paused);
     let playing = move || store.playing.get();
+    // A fresh experiment (its task created, nothing else traced) of
+    // settings that never stop the task.
+    let untried = move || {
+        store
+            .exp
+            .with(|e| e.trace().len() == 1 && e.config().runs_straight_through())
+    };
     // Where a task that waits for the client is answered, wherever the
     // Act panel is on the page: only when the answer is allowed (not at the
     // limits of a run, nor on a read-only task). A clarification is offered
@@ -77,9 +84,18 @@ pub fn PlaybackPanel() -> impl IntoView {
                             "The task is paused (proposal): Step waits one minute; Play has nothing to run until {wakers} wakes it."
                         ),
                     },
+                    // Before the first Step of settings that never stop the
+                    // task, where a first Play would show no interruption.
+                    Ok(()) if untried() => "Nothing in these settings interrupts the task: Play runs it straight to TASK_STATE_COMPLETED in about a minute at 1×. To see it stop and resume, set a gate under Configure, or set up an experiment.".to_string(),
                     Ok(()) => "Step runs up to one active second, stopping where the task asks for input or authorization; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}</span>
+                {move || untried().then(|| view! {
+                    " "
+                    <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>
+                        "Go to experiments"
+                    </button>
+                })}
                 {move || answer().map(|(id, label)| view! {
                     " "
                     <button class="link" data-testid="go-to-answer" on:click=move |_| {
