@@ -686,7 +686,7 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
-  assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo, under Recorded states, brings them back until your next action or a reload\. This browser did not let the page save the run/);
+  assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run/);
   assertNoErrors(page);
   await page.context().close();
 });

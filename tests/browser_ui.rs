@@ -408,7 +408,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
         "(4 entries, 5 discarded)"
     );
     assert!(p.text("[data-testid=notice]").contains(
-        "discarded 5 later recorded states. Undo, under Recorded states, brings them back until your next action or a reload."
+        "discarded 5 later recorded states. Undo (here, or under Recorded states) brings them back until your next action or a reload."
     ));
     assert_eq!(p.text("[data-testid=active-time]"), "2 s of 12 s");
     // The trace says where the run branched and how much went.
@@ -1519,4 +1519,33 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
     assert!(exists(&p, "[data-testid=to-experiments]"));
     p.click("#step").await;
     assert!(!exists(&p, "[data-testid=to-experiments]"));
+}
+
+#[wasm_bindgen_test]
+async fn the_notice_of_a_branch_carries_its_undo() {
+    let p = mount().await;
+    for _ in 0..6 {
+        p.click("#step").await;
+    }
+    p.set_range("#recorded-state", 2).await;
+    p.click("#step").await;
+    assert_eq!(p.count("[data-testid=trace-entry]"), 4);
+    // Where the user is looking after the action, not only under Recorded states.
+    assert_eq!(p.text("[data-testid=notice-undo]"), "Undo");
+    p.click("[data-testid=notice-undo]").await;
+    assert_eq!(
+        p.count("[data-testid=trace-entry]"),
+        8,
+        "the branch is back"
+    );
+    assert!(p
+        .text("[data-testid=timeline-position]")
+        .starts_with("State 3 of 8"));
+    assert!(
+        !exists(&p, "[data-testid=notice-undo]"),
+        "it reaches no further"
+    );
+    assert!(!exists(&p, "[data-testid=undo-discard]"));
+    let active = document().active_element().map(|a| a.id());
+    assert_eq!(active.as_deref(), Some("recorded-state"));
 }

@@ -84,6 +84,22 @@ pub fn ControlRoom(
                 </div>
                 <p class="notice" class:shown=move || store.notice.with(Option::is_some)>
                     <span role="status" data-testid="notice">{move || store.notice.get()}</span>
+                    // The way back from a branch, where the user is looking,
+                    // as long as it reaches (Recorded states has it too).
+                    <Show when=move || store.notice.with(Option::is_some) && store.discarded.with(Option::is_some)>
+                        <button
+                            class="link notice-undo"
+                            data-testid="notice-undo"
+                            on:click=move |_| {
+                                store.undo_discard();
+                                // The button goes: focus goes to the slider
+                                // of the states it brought back.
+                                super::playback::focus("recorded-state");
+                            }
+                        >
+                            "Undo"
+                        </button>
+                    </Show>
                     <Show when=move || store.notice.with(Option::is_some)>
                         <button
                             class="link dismiss"

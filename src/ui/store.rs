@@ -368,7 +368,7 @@ impl Store {
             label,
         };
         self.notice.set(Some(format!(
-            "{} Undo, under Recorded states, brings {} back until your next action or a reload.",
+            "{} Undo (here, or under Recorded states) brings {} back until your next action or a reload.",
             undo.said(),
             undo.them()
         )));
