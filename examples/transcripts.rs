@@ -482,23 +482,35 @@ fn main() {
     check_coverage(core.iter().chain(&proposal).map(|(_, r)| r.e.config()));
     check_outcomes(core.iter().chain(&proposal).map(|(_, r)| &r.e));
     let mut total = 0;
+    // A run's transcript, in the order it was exchanged, and the on-demand
+    // requests probed at states along the way in a file of their own.
+    let mut write =
+        |stem: String, messages: Vec<wire::WireMessage>, probes: &[wire::WireMessage]| {
+            for (file, lines) in [
+                (stem.clone(), &messages[..]),
+                (format!("{stem}.probes"), probes),
+            ] {
+                if !lines.is_empty() {
+                    total += lines.len();
+                    let path = dir.join(format!("{file}.jsonl"));
+                    std::fs::write(&path, wire::to_jsonl(lines)).expect("write transcript");
+                }
+            }
+        };
     for (name, r) in core {
-        let mut messages = wire::transcript(&r.e, START_MS);
-        messages.extend(r.extra);
-        total += messages.len();
-        let path = dir.join(format!("{name}.jsonl"));
-        std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");
+        write(name.to_string(), wire::transcript(&r.e, START_MS), &r.extra);
     }
     for (name, r) in proposal {
         for (suffix, enc) in encodings {
-            let mut messages = wire::transcript_in(&r.e, START_MS, enc);
-            messages.extend_from_slice(match enc {
+            let probes = match enc {
                 PauseEncoding::ProposedCore => &r.extra,
                 PauseEncoding::V1Extension => &r.extra_ext,
-            });
-            total += messages.len();
-            let path = dir.join(format!("{name}.{suffix}.jsonl"));
-            std::fs::write(&path, wire::to_jsonl(&messages)).expect("write transcript");
+            };
+            write(
+                format!("{name}.{suffix}"),
+                wire::transcript_in(&r.e, START_MS, enc),
+                probes,
+            );
         }
     }
     println!(
