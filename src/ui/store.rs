@@ -200,14 +200,14 @@ impl Store {
 
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
-        self.act_by_user(action, None)
+        self.act_and_stop(action, None, false)
     }
 
     /// [`Store::act`] from the control `label` when its words are not the
     /// action's own (*Cancel terminal task*, *Resume with wrong token*…):
     /// what it says names the control the user used.
     pub fn act_as(&self, action: Action, label: &'static str) -> bool {
-        self.act_by_user(action, Some(label))
+        self.act_and_stop(action, Some(label), false)
     }
 
     /// [`Store::act_as`] for a request sent to be refused (Wire's requests
@@ -227,26 +227,28 @@ impl Store {
         }
     }
 
-    /// An action the user asked for. One taken while playing may end what
-    /// Play can do (a cancel, say): playback stops there, not at its next tick.
-    fn act_by_user(&self, action: Action, label: Option<&'static str>) -> bool {
-        self.act_and_stop(action, label, false)
-    }
-
     /// [`Store::act_from`], then stops playback where it can go no further
-    /// or where a pause took effect.
+    /// or where a pause took effect: an action the user takes while playing
+    /// may end what Play can do (a cancel, say), and playback stops there,
+    /// not at its next tick.
     fn act_and_stop(&self, action: Action, label: Option<&'static str>, by_play: bool) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
-        let ok = self.act_from(action, label, by_play);
+        let ok = self.act_from(action, label, by_play, before);
         if !self.stop_if_done() {
             self.stop_if_paused(before);
         }
         ok
     }
 
-    /// [`Store::act`], for Play's own Steps when `by_play`.
-    fn act_from(&self, action: Action, label: Option<&'static str>, by_play: bool) -> bool {
-        let before = self.exp.with_untracked(|e| e.snapshot().state);
+    /// [`Store::act`], for Play's own Steps when `by_play`, from the viewed
+    /// state in `before`.
+    fn act_from(
+        &self,
+        action: Action,
+        label: Option<&'static str>,
+        by_play: bool,
+        before: TaskState,
+    ) -> bool {
         let label = label.unwrap_or(if by_play { "Play" } else { action.label() });
         let undo_point = self.undo_point();
         // Undo reaches the last action the user took: this one, from now on
