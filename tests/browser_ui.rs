@@ -1549,3 +1549,21 @@ async fn the_notice_of_a_branch_carries_its_undo() {
     let active = document().active_element().map(|a| a.id());
     assert_eq!(active.as_deref(), Some("recorded-state"));
 }
+
+#[wasm_bindgen_test]
+async fn the_completion_says_how_its_artifact_is_chunked() {
+    let p = mount().await;
+    while !p.disabled("#step") {
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
+    let wire = p.text("[data-testid=wire-messages]");
+    assert!(wire.contains("\"lastChunk\": true"), "{wire}");
+    assert!(!wire.contains("\"append\""), "{wire}");
+    assert!(
+        p.text(".wire .warning")
+            .starts_with("The final artifact comes in one chunk, at completion"),
+        "{}",
+        p.text(".wire .warning")
+    );
+}

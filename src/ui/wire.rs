@@ -632,7 +632,8 @@ fn json_lines(json: String) -> impl IntoView {
         .collect_view()
 }
 
-/// Where A2A's spec and its SDKs disagree about this entry, said plainly.
+/// Where A2A's spec and its SDKs disagree about this entry, or what the spec
+/// leaves to the agent and this one does, said plainly.
 fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
     use crate::model::{Event, Refusal};
     match (t.event, t.outcome) {
@@ -664,6 +665,12 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
             "Authorization arrives out of band: the client sends no A2A message; the agent resumes \
              on the stream it kept open. Spec §7.6: the agent SHOULD also accept messages to the \
              task while it is AUTH_REQUIRED (to negotiate, correct or reject); this page sends none.",
+        ),
+        _ if t.after == TaskState::Completed && t.outcome == Outcome::Done => Some(
+            "The final artifact comes in one chunk, at completion: lastChunk is true and append is \
+             absent (false). An agent that streams an artifact in parts sends each later chunk of \
+             the same artifactId with append: true; this one streams nothing before the task \
+             completes, so a canceled or failed task has no artifact.",
         ),
         _ => None,
     }
