@@ -302,17 +302,21 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
 fn stands_at_pause(button: &web_sys::HtmlElement) -> bool {
     button.id() == "play"
         && button.text_content().as_deref() == Some("Play")
-        && button
-            .closest("section.panel")
-            .ok()
-            .flatten()
-            .and_then(|panel| {
-                panel
-                    .query_selector("[data-testid=go-to-answer]")
-                    .ok()
-                    .flatten()
-            })
-            .is_some()
+        && answer_link(button).is_some()
+}
+
+/// The link, in `button`'s panel, to the control that answers where Play or
+/// Step stopped for the client, if there is one.
+fn answer_link(button: &web_sys::HtmlElement) -> Option<web_sys::HtmlElement> {
+    button
+        .closest("section.panel")
+        .ok()
+        .flatten()?
+        .query_selector("[data-testid=go-to-answer]")
+        .ok()
+        .flatten()?
+        .dyn_into::<web_sys::HtmlElement>()
+        .ok()
 }
 
 /// Focus for one who pressed `button`, now disabled or gone (see
@@ -322,18 +326,7 @@ pub fn refocus_from(button: &web_sys::HtmlElement) {
     // Where Play or Step stopped for the client, focus goes to the link to
     // the control that answers the stop, which Tab would reach only after
     // Restart experiment.
-    let answer = button
-        .closest("section.panel")
-        .ok()
-        .flatten()
-        .and_then(|panel| {
-            panel
-                .query_selector("[data-testid=go-to-answer]")
-                .ok()
-                .flatten()
-        })
-        .and_then(|link| link.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(link) = answer {
+    if let Some(link) = answer_link(button) {
         return focus_in_place(&link);
     }
     // One of a ‹ › pair that has reached its end: the other one, which goes
