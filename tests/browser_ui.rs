@@ -1316,6 +1316,20 @@ async fn play_stopped_at_a_pause_hands_focus_to_the_link_to_resume() {
         .active_element()
         .map(|a| a.text_content().unwrap_or_default());
     assert_eq!(active.as_deref(), Some("Go to resume"));
+    // The user runs the waiting clock and pauses playback there: their own
+    // stop, so focus stays on Play.
+    p.q("#play")
+        .unchecked_into::<HtmlElement>()
+        .focus()
+        .unwrap();
+    p.click("#play").await;
+    assert_eq!(p.text("#play"), "Pause playback");
+    p.click("#play").await;
+    assert_eq!(p.text("#play"), "Play");
+    next_frame().await;
+    next_frame().await;
+    let active = document().active_element().map(|a| a.id());
+    assert_eq!(active.as_deref(), Some("play"));
 }
 
 #[wasm_bindgen_test]
@@ -1532,15 +1546,34 @@ async fn the_notice_of_a_branch_carries_its_undo() {
     assert_eq!(p.count("[data-testid=trace-entry]"), 4);
     // Where the user is looking after the action, not only under Recorded states.
     assert_eq!(p.text("[data-testid=notice-undo]"), "Undo");
+    // Another notice (a download's) takes its place: no Undo beside it,
+    // though Undo under Recorded states still reaches.
+    let buttons = p.root.query_selector_all("button").unwrap();
+    let download = (0..buttons.length())
+        .filter_map(|i| buttons.item(i))
+        .find(|b| b.text_content().as_deref() == Some("Download run"))
+        .expect("Download run");
+    download.unchecked_into::<HtmlElement>().click();
+    tick().await;
+    assert!(
+        p.text("[data-testid=notice]").starts_with("Run saved"),
+        "{}",
+        p.text("[data-testid=notice]")
+    );
+    assert!(!exists(&p, "[data-testid=notice-undo]"));
+    assert!(exists(&p, "[data-testid=undo-discard]"));
+    p.click("#act-cancel").await;
+    p.set_range("#recorded-state", 0).await;
+    p.click("#step").await;
+    assert_eq!(p.text("[data-testid=notice-undo]"), "Undo");
+    // The canceled branch (the first Undo's run, then the cancel) is back.
     p.click("[data-testid=notice-undo]").await;
     assert_eq!(
         p.count("[data-testid=trace-entry]"),
-        8,
+        5,
         "the branch is back"
     );
-    assert!(p
-        .text("[data-testid=timeline-position]")
-        .starts_with("State 3 of 8"));
+    assert_eq!(p.state(), "TASK_STATE_SUBMITTED", "at the state acted from");
     assert!(
         !exists(&p, "[data-testid=notice-undo]"),
         "it reaches no further"

@@ -240,15 +240,22 @@ fn a_run_of_format_version_1_keeps_the_ids_it_was_shared_with() {
         .to_json()
         .replace("\"version\":2,", "\"version\":1,");
     let run = SavedRun::parse(&old).expect("a version-1 run opens");
-    let e = run.replay().expect("it replays");
+    let mut e = run.replay().expect("it replays");
     assert_eq!(e.context_id(), "bdd73226-2feb-4e95-ba69-ec90eb4fef88");
-    assert!(
-        run.to_json().contains("\"version\":1,"),
-        "{}",
-        run.to_json()
-    );
-    let again = SavedRun::parse(&run.to_json()).unwrap().replay().unwrap();
-    assert_eq!(again.context_id(), e.context_id());
+    // Acted on and saved again, as the page saves it: still version 1, and
+    // it opens to the very same experiment, the follow-up's new id too.
+    e.apply(Action::RequestCancellation).unwrap();
+    e.apply(Action::FollowUp).unwrap();
+    let saved = e.saved_run(0);
+    assert_eq!(saved.version, 1);
+    let again = SavedRun::parse(&saved.to_json()).unwrap().replay().unwrap();
+    assert_eq!(again, e);
+    // A run of version 1 made in code replays with those ids as well.
+    let made = SavedRun {
+        version: 1,
+        ..SavedRun::new(run.config, IdSource::seeded(42), 0)
+    };
+    assert_eq!(made.replay().unwrap().context_id(), e.context_id());
     // A new run of the same seed is of the current version, with other ids.
     let new = SavedRun::new(run.config, IdSource::seeded(42), 0);
     assert_eq!(new.version, RUN_VERSION);

@@ -1739,6 +1739,27 @@ fn a_task_failed_by_a_pause_timeout_is_labelled_the_proposals_when_read_later() 
             );
         }
     }
+    // A timeout that resumed the task: its status stays the timeout's over
+    // the seconds worked after it, and so does the label.
+    let mut resumed = proposal(|c| {
+        (c.self_park_before, c.self_park_timeout) = (2, 5);
+        c.on_timeout = OnTimeout::ResumeWithSummary;
+    });
+    to_pause(&mut resumed);
+    while resumed.trace().last().unwrap().event != Event::TimedOut {
+        resumed.apply(Action::Step).unwrap();
+    }
+    resumed.apply(Action::Step).unwrap();
+    assert!(matches!(
+        resumed.trace().last().unwrap().event,
+        Event::Worked { .. }
+    ));
+    let m = wire::get_task(&resumed, START, CORE);
+    assert!(
+        wire::explain(&m[1]).contains(", proposal)"),
+        "{}",
+        wire::explain(&m[1])
+    );
     // A task that failed on its own is not.
     let mut plain = exp(Config {
         fail_during: 1,

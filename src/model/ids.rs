@@ -4,7 +4,8 @@
 //! [`IdSource`] it is given. The source is deterministic in its seed, so the
 //! same seed always yields the same ids (tests, replays, shared links); the
 //! page seeds it once from the browser's random generator. Different seeds
-//! give unrelated sequences: no id of one seed turns up under another.
+//! give unrelated sequences: no id of one seed turns up under another
+//! (except in runs of format version 1, which keep the ids they had).
 
 use serde::{Deserialize, Serialize};
 
@@ -48,12 +49,15 @@ impl IdSource {
         }
     }
 
-    /// The same source, drawing ids as runs of format version 1 did.
-    pub(crate) fn drawing_as_in_version_1(self) -> Self {
-        IdSource {
-            scheme: IdScheme::Version1,
-            ..self
-        }
+    /// The same source, drawing ids as runs of format `version` do (only
+    /// version 1 differs).
+    pub(crate) fn drawing_for_run_version(self, version: u32) -> Self {
+        let scheme = if version == 1 {
+            IdScheme::Version1
+        } else {
+            IdScheme::Mixed
+        };
+        IdSource { scheme, ..self }
     }
 
     /// Whether ids are drawn as runs of format version 1 drew them.

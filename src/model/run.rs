@@ -403,9 +403,7 @@ impl SavedRun {
         }
         let mut run =
             SavedRun::deserialize(&value).map_err(|e| RunError::NotJson(at_fault(&value, &e)))?;
-        if run.version == 1 {
-            run.ids = run.ids.drawing_as_in_version_1();
-        }
+        run.ids = run.ids.drawing_for_run_version(run.version);
         if !(0..=MAX_STARTED_MS).contains(&run.started_ms) {
             return Err(RunError::BadStart(run.started_ms));
         }
@@ -421,7 +419,8 @@ impl SavedRun {
     /// Replays the script on a fresh experiment. Any op that does not do
     /// what the run says it did is an error naming the item.
     pub fn replay(&self) -> Result<Experiment, RunError> {
-        let mut e = Experiment::new(self.config, self.ids.clone()).map_err(RunError::BadConfig)?;
+        let ids = self.ids.clone().drawing_for_run_version(self.version);
+        let mut e = Experiment::new(self.config, ids).map_err(RunError::BadConfig)?;
         for (i, op) in self.script.iter().enumerate() {
             let item = i + 1;
             // The reason ends the sentence the page builds around it: no

@@ -86,7 +86,15 @@ pub fn ControlRoom(
                     <span role="status" data-testid="notice">{move || store.notice.get()}</span>
                     // The way back from a branch, where the user is looking,
                     // as long as it reaches (Recorded states has it too).
-                    <Show when=move || store.notice.with(Option::is_some) && store.discarded.with(Option::is_some)>
+                    <Show when=move || {
+                        // Only beside the notice that offers it (a download's
+                        // notice may have replaced it while Undo still reaches).
+                        store.discarded.with(|d| {
+                            d.as_ref().is_some_and(|d| {
+                                store.notice.with(|n| n.as_ref().is_some_and(|n| n.starts_with(&d.notice())))
+                            })
+                        })
+                    }>
                         <button
                             class="link notice-undo"
                             data-testid="notice-undo"
@@ -231,8 +239,23 @@ fn keep_focus_when_play_acts(store: Store) {
     Effect::new(move |_| {
         store.exp.track();
         store.playing.track();
+        let at_pause = store
+            .stopped_at_pause
+            .try_update_value(std::mem::take)
+            .unwrap_or(false);
         request_animation_frame(move || {
             if let Some(el) = last.try_get_value().flatten() {
+                // Play stopped by a pause (proposal) stays on, to run the
+                // waiting clock: focus on it goes to the link to Resume
+                // task, as where Play turns off at a gate, so that the same
+                // key pressed again does not run the pause to its timeout
+                // unasked. Not when the user paused playback there.
+                let on_it = document()
+                    .active_element()
+                    .is_some_and(|a| a.is_same_node(Some(el.as_ref())));
+                if let (true, true, Some(link)) = (at_pause, on_it, answer_link(&el)) {
+                    return focus_in_place(&link);
+                }
                 refocus_if_lost(&el);
             }
         });
@@ -287,22 +310,9 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
     let lost = active
         .as_ref()
         .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
-    if lost
-        && (!button.is_connected() || button.has_attribute("disabled") || stands_at_pause(button))
-    {
+    if lost && (!button.is_connected() || button.has_attribute("disabled")) {
         refocus_from(button);
     }
-}
-
-/// Whether `button` is Play, stopped where a pause (proposal) waits for the
-/// client (its panel links to Resume task): Play stays on there, to run the
-/// waiting clock, but focus goes to that link as where Play turns off at a
-/// gate, so that the same key pressed again does not run the pause to its
-/// timeout unasked.
-fn stands_at_pause(button: &web_sys::HtmlElement) -> bool {
-    button.id() == "play"
-        && button.text_content().as_deref() == Some("Play")
-        && answer_link(button).is_some()
 }
 
 /// The link, in `button`'s panel, to the control that answers where Play or

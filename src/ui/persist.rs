@@ -121,7 +121,9 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, Aside)> {
     let Some(text) = stored(key) else {
         return Ok(None);
     };
-    match SavedRun::parse(&text).and_then(|run| run.replay().map(|_| run)) {
+    // As the page keeps it once replayed: an older run's script is
+    // compared and kept as the page would now save it.
+    match SavedRun::parse(&text).and_then(|run| run.replay().map(|e| e.saved_run(run.started_ms))) {
         Ok(run) => Ok(Some(run)),
         Err(why) => Err((why.to_string(), set_aside(key, &text))),
     }

@@ -75,6 +75,10 @@ pub struct Store {
     /// from the field, which comes next, acts on the new run as its first
     /// action (see [`Store::in_same_click`]).
     pub same_click: StoredValue<bool>,
+    /// Playback has just stopped because a pause (proposal) took effect, not
+    /// because the user paused it: the page then moves focus from Play to
+    /// the link to Resume task (read once).
+    pub stopped_at_pause: StoredValue<bool>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -133,6 +137,15 @@ impl Discarded {
         )
     }
 
+    /// The notice the action raises, offering Undo.
+    pub fn notice(&self) -> String {
+        format!(
+            "{} Undo (here, or under Recorded states) brings {} back until your next action or a reload.",
+            self.said(),
+            self.them()
+        )
+    }
+
     /// What Undo says once they are back.
     fn back(&self) -> String {
         match self.count {
@@ -184,6 +197,7 @@ impl Store {
             replaced: RwSignal::new(None),
             discarded: RwSignal::new(None),
             same_click: StoredValue::new(false),
+            stopped_at_pause: StoredValue::new(false),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -317,8 +331,8 @@ impl Store {
     }
 
     /// What an action from an earlier state may discard, kept within reach
-    /// of Undo: the run, the experiment and the run kept for the fresh-start
-    /// Undo, as they are before it (the copy is made only there).
+    /// of Undo: the experiment (its run with it) and the run kept for the
+    /// fresh-start Undo, as they are before it (the copy is made only there).
     fn undo_point(&self) -> Option<UndoPoint> {
         self.exp
             .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
@@ -369,11 +383,7 @@ impl Store {
             count,
             label,
         };
-        self.notice.set(Some(format!(
-            "{} Undo (here, or under Recorded states) brings {} back until your next action or a reload.",
-            undo.said(),
-            undo.them()
-        )));
+        self.notice.set(Some(undo.notice()));
         self.discarded.set(Some(undo));
     }
 
@@ -403,6 +413,7 @@ impl Store {
         {
             return;
         }
+        self.stopped_at_pause.set_value(true);
         self.playing.set(false);
         self.status.set(format!(
             "{} Playback stopped: the task paused. Resume it{}, or press Play to let its waiting clock run.",

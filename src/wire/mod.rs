@@ -240,7 +240,7 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     let task = w.task_in_full(ti, rec);
     let ty = proposal_if(&task, "Task", "proposal:Task");
     let mut answer = reply(id.as_str(), Transport::JsonRpc, ty, task);
-    answer.of_pause = w.set_by_pause_timeout(&[rec]);
+    answer.of_pause = w.set_by_pause_timeout(&[w.status_since(ti, rec)]);
     vec![
         request(id, "GetTask", obj!("id" => task_id(exp, ti))),
         answer,
@@ -292,7 +292,10 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
         })
         .collect();
     let tasks: Vec<Value> = listed.iter().map(|&(ti, at)| w.task_at(ti, at)).collect();
-    let at: Vec<u32> = listed.iter().map(|&(_, at)| at).collect();
+    let set_at: Vec<u32> = listed
+        .iter()
+        .map(|&(ti, at)| w.status_since(ti, at))
+        .collect();
     let ty = if tasks.iter().any(shows_pause) {
         "proposal:ListTasksResponse"
     } else {
@@ -308,7 +311,7 @@ pub fn list_tasks(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wi
         "pageSize" => LIST_TASKS_PAGE_SIZE, "totalSize" => total,
     );
     let mut answer = reply(id.as_str(), Transport::JsonRpc, ty, result);
-    answer.of_pause = w.set_by_pause_timeout(&at);
+    answer.of_pause = w.set_by_pause_timeout(&set_at);
     vec![
         request(
             id,
@@ -341,7 +344,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     } else {
         let task = w.task_in_full(ti, rec);
         let mut f = frame(id.as_str(), obj!("task" => task));
-        f.of_pause = w.set_by_pause_timeout(&[rec]);
+        f.of_pause = w.set_by_pause_timeout(&[w.status_since(ti, rec)]);
         f.payload_type = proposal_if(
             &f.message["result"]["task"],
             f.payload_type,
@@ -668,8 +671,9 @@ impl<'a> Walk<'a> {
         }
     }
 
-    /// The encoding of the pause proposal when a task status at one of the
-    /// recorded states `at` was set by a pause's timeout (a task the
+    /// The encoding of the pause proposal when a task status set at one of
+    /// the recorded states `at` (see [`Walk::status_since`]) was set by a
+    /// pause's timeout (a task the
     /// proposal's self-park failed, or resumed): an answer carrying it is
     /// the proposal's, though its shapes are plain v1.0.
     fn set_by_pause_timeout(&self, at: &[u32]) -> Option<PauseEncoding> {
