@@ -650,3 +650,26 @@ fn a_seed_a_javascript_number_may_have_rounded_is_told_apart() {
     assert!(!IdSource::seeded(1_152_921_504_606_847_001).seed_may_be_rounded());
     assert!(!IdSource::seeded(1_152_921_504_606_846_999).seed_may_be_rounded());
 }
+
+#[test]
+fn only_where_viewing_ended_is_kept_in_the_script() {
+    let mut e = exp(cfg());
+    for _ in 0..5 {
+        e.apply(Action::Step).unwrap();
+    }
+    for p in [1, 3, 2] {
+        e.seek(p).unwrap();
+        e.view_task(0).unwrap();
+    }
+    e.seek(4).unwrap();
+    e.seek(2).unwrap();
+    assert_eq!(
+        e.script(),
+        [ScriptOp::Steps(5), ScriptOp::View(0), ScriptOp::Seek(2)]
+    );
+    let back = SavedRun::parse(&e.saved_run(0).to_json())
+        .unwrap()
+        .replay()
+        .unwrap();
+    assert_eq!(back, e);
+}

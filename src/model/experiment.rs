@@ -197,15 +197,23 @@ impl Experiment {
         }
     }
 
-    /// Adds `op` to the script: a Step after Steps counts one more, a seek
-    /// after a seek (or a view after a view) replaces it.
+    /// Adds `op` to the script: a Step after Steps counts one more; only
+    /// where viewing ended matters, so a seek replaces the seeks just before
+    /// it, and a view (which picks the state too) the seeks and views.
     fn write(&mut self, op: ScriptOp) {
-        match (self.script.last_mut(), op) {
-            (Some(ScriptOp::Steps(n)), ScriptOp::Steps(1)) => *n = n.saturating_add(1),
-            (Some(last @ ScriptOp::Seek(_)), op @ ScriptOp::Seek(_))
-            | (Some(last @ ScriptOp::View(_)), op @ ScriptOp::View(_)) => *last = op,
-            (_, op) => self.script.push(op),
+        if let (Some(ScriptOp::Steps(n)), ScriptOp::Steps(1)) = (self.script.last_mut(), &op) {
+            *n = n.saturating_add(1);
+            return;
         }
+        let replaced = |last: &ScriptOp| match op {
+            ScriptOp::Seek(_) => matches!(last, ScriptOp::Seek(_)),
+            ScriptOp::View(_) => matches!(last, ScriptOp::Seek(_) | ScriptOp::View(_)),
+            _ => false,
+        };
+        while self.script.last().is_some_and(replaced) {
+            self.script.pop();
+        }
+        self.script.push(op);
     }
 
     pub fn context_id(&self) -> &str {
