@@ -401,9 +401,8 @@ impl SavedRun {
                 return Err(RunError::BadConfig(ConfigError { setting, value: v }));
             }
         }
-        let mut run =
+        let run =
             SavedRun::deserialize(&value).map_err(|e| RunError::NotJson(at_fault(&value, &e)))?;
-        run.ids = run.ids.drawing_for_run_version(run.version);
         if !(0..=MAX_STARTED_MS).contains(&run.started_ms) {
             return Err(RunError::BadStart(run.started_ms));
         }
