@@ -203,6 +203,10 @@ test('(d, e) a timeout on the waiting clock resumes or fails the task', async ()
     for (let i = 0; i < 5; i++) await click(page, 'step');
     await waitState(page, after);
     assert.match(await text(page, 'waiting-time'), /^5 min$/);
+    // The trace and the recorded state say the waiting time beside the active time.
+    assert.match(await page.getByTestId('trace-entry').last().locator('.states').innerText(), / · waiting 5 min$/);
+    const valuetext = await page.getByLabel('Recorded state', { exact: true }).getAttribute('aria-valuetext');
+    assert.match(valuetext, / at 0 s active, 5 min waiting$/);
     assert.ok(await page.locator('#act-resume').isDisabled(), 'nothing left to resume');
     assert.match(await page.locator('#act-resume-reason').innerText(), /-3201[01]/);
     await done(page);

@@ -53,7 +53,7 @@ test('a reload restores the run exactly', async () => {
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.deepEqual(await snapshot(page), before);
-  assert.match(await page.getByTestId('notice').innerText(), /Restored the run saved in this browser/);
+  assert.match(await page.getByTestId('notice').innerText(), /Restored the run saved in this browser: the page replayed its own record, which is not A2A task recovery/);
   assert.equal(await page.evaluate(() => window.__pwned), undefined, 'no markup from input is rendered');
   assertNoErrors(page);
   await page.context().close();

@@ -1362,6 +1362,11 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
     p.click("#step").await;
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
     let details = p.text("[data-testid=pause-details]");
+    // Labelled as the proposal it is, as every text of the pause.
+    assert!(
+        details.starts_with("Pause — proposal, not part of A2A v1.0"),
+        "{details}"
+    );
     assert!(details.contains("agent (AwaitTaskResumption)"), "{details}");
     // The reason the wire carries; no PauseTask mode.
     assert!(

@@ -12,7 +12,6 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 use a2a_control_room::model::*;
 use a2a_control_room::ui::{
     diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
-    waiting_words,
 };
 use common::*;
 use TaskState::*;

@@ -879,6 +879,35 @@ fn timeline_labels_read_position_state_and_time() {
     );
 }
 
+#[test]
+fn timeline_labels_say_the_waiting_time_a_pause_counted() {
+    // A self-park (proposal) before unit 2 with no timeout: each Step while
+    // PAUSED waits a minute, and the label says so beside the active time.
+    let mut e = exp(Config {
+        self_park_before: 2,
+        ..proposal()
+    });
+    while state(&e) != TaskState::Paused {
+        e.apply(Action::Step).unwrap();
+    }
+    let active = e.snapshot().active_s;
+    e.apply(Action::Step).unwrap();
+    e.apply(Action::Step).unwrap();
+    let n = e.viewed_task().records().len();
+    assert_eq!(
+        e.timeline_label(n - 1),
+        format!("{n} of {n} — TASK_STATE_PAUSED (proposal) at {active} s active, 2 min waiting")
+    );
+    // The state it paused in had waited nothing yet.
+    assert_eq!(
+        e.timeline_label(n - 3),
+        format!(
+            "{} of {n} — TASK_STATE_PAUSED (proposal) at {active} s",
+            n - 2
+        )
+    );
+}
+
 // ---- trace and legality ----------------------------------------------------------
 
 #[test]

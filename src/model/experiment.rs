@@ -311,13 +311,19 @@ impl Experiment {
 
     /// Describes a recorded state of the viewed task, e.g.
     /// "7 of 12 — TASK_STATE_INPUT_REQUIRED at 3 s" (PAUSED with
-    /// "(proposal)"): the slider's value in words and the line under it.
+    /// "(proposal)", and "at 6 s active, 2 min waiting" once a pause has
+    /// counted waiting time): the slider's value in words and the line
+    /// under it.
     pub fn timeline_label(&self, position: usize) -> String {
         let records = &self.viewed_task().records;
         let pos = position.min(records.len() - 1);
         let snap = &records[pos].snap;
+        let waiting = match snap.waiting_s {
+            0 => String::new(),
+            s => format!(" active, {} waiting", super::waiting_words(s)),
+        };
         format!(
-            "{} of {} — {} at {} s",
+            "{} of {} — {} at {} s{waiting}",
             pos + 1,
             records.len(),
             snap.state,

@@ -29,8 +29,8 @@ pub use lifecycle::{
     MAX_GAP_UNITS, TRANSITIONS,
 };
 pub use pause::{
-    EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode, PendingPause, ResumeCause,
-    MAX_EVENT_BYTES, WAIT_STEP_S,
+    waiting_words, EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseMode,
+    PendingPause, ResumeCause, MAX_EVENT_BYTES, WAIT_STEP_S,
 };
 pub use run::{
     RunError, SavedRun, ScriptOp, MAX_RUN_BYTES, MAX_STARTED_MS, RUN_FORMAT, RUN_VERSION,

@@ -227,3 +227,21 @@ pub struct PendingPause {
     pub mode: PauseMode,
     pub reason: u32,
 }
+
+/// A waiting time as the time bar, the trace, the recorded states and Inspect count it, in minutes (hours
+/// past an hour): "0 s", "5 min", "10 h 20 min"; seconds only where the
+/// wait is not whole minutes.
+pub fn waiting_words(seconds: u32) -> String {
+    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
+    let mut parts = Vec::new();
+    if h > 0 {
+        parts.push(format!("{h} h"));
+    }
+    if m > 0 {
+        parts.push(format!("{m} min"));
+    }
+    if s > 0 || seconds == 0 {
+        parts.push(format!("{s} s"));
+    }
+    parts.join(" ")
+}

@@ -20,6 +20,11 @@
 //! the clarification is supplied. A failure at unit k happens at second
 //! ⌈S/2⌉ of that unit (see [`Config::fail_second_in_unit`]); that second counts
 //! as active time, the unit does not count as completed.
+//!
+//! A [`Snapshot`]'s transitions are the crate's own: they assume the move is
+//! legal, which [`Experiment::legality`](super::Experiment::legality) decides
+//! (the one function the page's buttons also ask), so outside the crate a
+//! snapshot is only read.
 
 use super::config::Config;
 use super::pause::{
@@ -87,7 +92,7 @@ impl Snapshot {
     /// experiment). `interrupt_immediate` loses the in-flight unit's work.
     /// A client pause consumes the pending one; the agent parking itself
     /// keeps it (an accepted `wait_for_completion` still follows later).
-    pub fn paused(
+    pub(crate) fn paused(
         &self,
         config: &Config,
         by: Initiator,
@@ -119,7 +124,7 @@ impl Snapshot {
     /// This snapshot once the client has answered what it waits for: the
     /// input (its text aside), the authorization, or a resume. `None` when
     /// it waits for nothing.
-    pub fn answered(&self) -> Option<Snapshot> {
+    pub(crate) fn answered(&self) -> Option<Snapshot> {
         match self.state {
             TaskState::InputRequired => Some(Snapshot {
                 state: TaskState::Working,
@@ -137,7 +142,7 @@ impl Snapshot {
     }
 
     /// This snapshot resumed: WORKING again, the pause gone.
-    pub fn resumed(&self) -> Snapshot {
+    pub(crate) fn resumed(&self) -> Snapshot {
         Snapshot {
             state: TaskState::Working,
             pause: None,
@@ -149,7 +154,7 @@ impl Snapshot {
     /// transition or one active second) or from PAUSED (one minute of the
     /// waiting clock, which may time out). `None` in any other state.
     /// A move into a terminal state drops any pending pause.
-    pub fn advance(&self, config: &Config) -> Option<(Snapshot, Event)> {
+    pub(crate) fn advance(&self, config: &Config) -> Option<(Snapshot, Event)> {
         let (mut next, event) = self.next_move(config)?;
         if next.state.is_terminal() {
             next.pending = None;
@@ -253,7 +258,7 @@ impl Snapshot {
     /// pending pause) run until one second has passed on the active or the
     /// waiting clock, or the task stops being SUBMITTED/WORKING. A pause that
     /// is due once a unit is done takes effect in the same Step.
-    pub fn step(&self, config: &Config, mut record: impl FnMut(TaskState, Snapshot, Event)) {
+    pub(crate) fn step(&self, config: &Config, mut record: impl FnMut(TaskState, Snapshot, Event)) {
         let mut cur = *self;
         while let Some((next, event)) = cur.advance(config) {
             record(cur.state, next, event);

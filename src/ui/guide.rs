@@ -69,6 +69,9 @@ pub fn GuidePanel() -> impl IntoView {
                     <code>"TASK_STATE_INPUT_REQUIRED"</code>
                     ", note its task id, context id and one completed unit; supply clarification "
                     "and play on: all three stay the same and no unit is redone. "
+                    "This illustrates identity and continuation within the model's run; it is not "
+                    "durable recovery after a browser closure or a network disconnection (the run "
+                    "this browser keeps is the page's own record, replayed). "
                     <button class="link" on:click=resume>"Set up experiment 1"</button>
                 </li>
                 <li>

@@ -76,24 +76,6 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
     });
 }
 
-/// A waiting time as the time bar and trace count it, in minutes (hours
-/// past an hour): "0 s", "5 min", "10 h 20 min"; seconds only where the
-/// wait is not whole minutes.
-pub fn waiting_words(seconds: u32) -> String {
-    let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
-    let mut parts = Vec::new();
-    if h > 0 {
-        parts.push(format!("{h} h"));
-    }
-    if m > 0 {
-        parts.push(format!("{m} min"));
-    }
-    if s > 0 || seconds == 0 {
-        parts.push(format!("{s} s"));
-    }
-    parts.join(" ")
-}
-
 #[component]
 pub fn InspectPanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -148,7 +130,7 @@ pub fn InspectPanel() -> impl IntoView {
     };
     view! {
         <section class="panel inspect" aria-labelledby="inspect-h">
-            <h2 id="inspect-h">"Inspect identity and state"</h2>
+            <h2 id="inspect-h">"Inspect time, identity and state"</h2>
             <p class="state-line">
                 <span class=move || format!("badge {}", state().family())>{move || state().label()}</span>
                 <code data-testid="task-state">{move || state().to_string()}</code>
@@ -187,7 +169,7 @@ pub fn InspectPanel() -> impl IntoView {
                     // rather than as "0 s" after a wait the user just saw.
                     <span data-testid="waiting-time">{move || {
                         let s = snap().waiting_s;
-                        if proposal.get() || s > 0 { waiting_words(s) } else { "not counted".to_string() }
+                        if proposal.get() || s > 0 { crate::model::waiting_words(s) } else { "not counted".to_string() }
                     }}</span>
                     // Said always, not only while waiting: a wait just
                     // answered leaves this unchanged, and that is not a slip.
@@ -238,13 +220,16 @@ pub fn InspectPanel() -> impl IntoView {
                     ),
                 };
                 Some(view! {
-                    <dl class="facts pause" data-testid="pause-details">
-                        <dt>"Paused by"</dt><dd>{by}</dd>
-                        <dt>"Mode"</dt><dd>{mode}</dd>
-                        <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or_else(|| "—".into())}</dd>
-                        <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
-                        <dt>"Wakes on"</dt><dd>{conditions}</dd>
-                    </dl>
+                    <div class="proposal-box" data-testid="pause-details">
+                        <p class="caption" id="pause-details-h">"Pause — proposal, not part of A2A v1.0"</p>
+                        <dl class="facts" aria-labelledby="pause-details-h">
+                            <dt>"Paused by"</dt><dd>{by}</dd>
+                            <dt>"Mode"</dt><dd>{mode}</dd>
+                            <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or_else(|| "—".into())}</dd>
+                            <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
+                            <dt>"Wakes on"</dt><dd>{conditions}</dd>
+                        </dl>
+                    </div>
                 }.into_any())
             })}
             <h3>"Final artifact"</h3>

@@ -339,7 +339,7 @@ pub fn timebar_svg(bar: &TimeBar) -> String {
                     (InputRequired, _) => "input".to_string(),
                     (AuthRequired, _) => "auth".to_string(),
                     (_, 0) => "paused".to_string(),
-                    (_, m) => super::waiting_words(m * 60),
+                    (_, m) => crate::model::waiting_words(m * 60),
                 },
             ),
             Span::Planned { abandoned: false } => ("planned", String::new()),

@@ -17,7 +17,6 @@ mod trace;
 mod wire;
 
 pub use app::ControlRoom;
-pub use inspect::waiting_words;
 pub use lifecycle::{
     diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
 };

@@ -347,7 +347,7 @@ fn restore_saved(store: Store) -> Saved {
         Ok(()) => {
             store
                 .notice
-                .set(Some("Restored the run saved in this browser.".into()));
+                .set(Some("Restored the run saved in this browser: the page replayed its own record, which is not A2A task recovery (a client that lost an agent's stream gets the task again by its id, with GetTask or SubscribeToTask).".into()));
             Saved::Restored
         }
         Err(why) => Saved::Unreadable(why.to_string(), set_aside(STORAGE_KEY, &text)),

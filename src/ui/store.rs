@@ -73,7 +73,7 @@ pub struct Store {
     /// A text field's change started a fresh experiment, and no press (a
     /// pointer down, a key down) came since: the click that moved focus
     /// from the field, which comes next, acts on the new run as its first
-    /// action (see [`Store::in_same_click`]).
+    /// action (see `Store::in_same_click`).
     pub same_click: StoredValue<bool>,
     /// Playback has just stopped because a pause (proposal) took effect, not
     /// because the user paused it: the page then moves focus from Play to

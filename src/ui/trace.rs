@@ -98,7 +98,7 @@ pub fn TracePanel() -> impl IntoView {
                 }}</span>
             </h2>
             <p class="hint trace-legend">
-                "# · task · active time · actor · action · state before → after · outcome. "
+                "# · task · active time · actor · action · state before → after (· waiting time, once a pause has counted any) · outcome. "
                 "Actors: client (an A2A client request), agent (the worker, and the work a Step "
                 "does), simulator (outside A2A: authorization out of band, an external event, a "
                 "Step refused). "
@@ -346,7 +346,10 @@ fn render_entry(
         ("time", format!("{} s", t.active_s)),
         ("actor", t.actor.label().to_string()),
         ("what", t.what()),
-        ("states", format!("{before} → {}", t.after)),
+        (
+            "states",
+            format!("{before} → {}{}", t.after, waiting_clock(t)),
+        ),
         ("outcome", t.outcome_text()),
     ];
     for (class, text) in cells {
@@ -356,6 +359,15 @@ fn render_entry(
         li.append_child(&span)?;
     }
     Ok(li)
+}
+
+/// The task's waiting time after the entry, where a pause (proposal) ever
+/// ran its clock: said after the state, as the active time is said before.
+fn waiting_clock(t: &TraceEntry) -> String {
+    match t.waiting_s {
+        0 => String::new(),
+        s => format!(" · waiting {}", crate::model::waiting_words(s)),
+    }
 }
 
 /// The seq of the trace entry a click landed in, if any.

@@ -232,7 +232,7 @@ pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec
 }
 
 /// `GetTask` for the viewed task, answered with the task at the viewed state
-/// (see [`Walk::task_in_full`]), with the pause proposal in `enc`. Its
+/// (see `Walk::task_in_full`), with the pause proposal in `enc`. Its
 /// JSON-RPC id (`get-task-N`) is a string no request of the run uses.
 pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
