@@ -15,6 +15,13 @@ const focusedAnswer = (page) =>
     page.evaluate(() => document.activeElement.innerText),
   );
 
+// Whether the control with keyboard focus is wholly on screen.
+const focusInView = (page) =>
+  page.evaluate(() => {
+    const r = document.activeElement.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= window.innerHeight;
+  });
+
 // The action whose box (button and reason) has keyboard focus.
 const focusedAction = (page) =>
   page.waitForFunction(() => document.activeElement?.matches('.action')).then(() =>
@@ -371,6 +378,29 @@ test('a ‹ or › that reaches its end hands focus to the other, and Space goes
   await page.context().close();
 });
 
+test('Space on a slider leaves the page and the task where they are', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  const trace = await page.getByTestId('trace').innerText();
+  for (const label of ['Recorded state', 'Work units']) {
+    const slider = page.getByLabel(label, { exact: true });
+    await slider.scrollIntoViewIfNeeded();
+    await slider.focus();
+    const before = await page.evaluate(() => window.scrollY);
+    const value = await slider.inputValue();
+    await page.keyboard.press(' ');
+    await page.waitForTimeout(100);
+    assert.equal(await page.evaluate(() => window.scrollY), before, `${label}: the page did not scroll`);
+    assert.equal(await slider.inputValue(), value);
+    assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.id), await slider.evaluate((s) => s.getAttribute('aria-label') ?? s.id));
+  }
+  assert.equal(await page.locator('#play').innerText(), 'Play', 'Space did not play');
+  assert.equal(await page.getByTestId('trace').innerText(), trace);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('an action that disables its own button leaves keyboard focus in its panel', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Require input before unit').fill('1');
@@ -479,6 +509,8 @@ test('where Play stops for the client, one click goes to the control that answer
     // As after a click on Supply clarification, now off: focus is on the
     // link to Play, so Space does not type into the sent message.
     assert.equal(await focusedAnswer(page), 'Go to Play');
+    // Up at Playback, far from the field on a phone: brought into view.
+    assert.ok(await focusInView(page), `${viewport.width}px: the focused Go to Play is in view`);
     // The answer says that Play carries the task on, and links to it.
     assert.match(await page.locator('#act-clarify-reason').innerText(),
       /^Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on\./);
@@ -490,6 +522,7 @@ test('where Play stops for the client, one click goes to the control that answer
     await waitState(page, 'TASK_STATE_WORKING');
     // Focus went from the disabled Resume task to the link to Play.
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Go to Play');
+    assert.ok(await focusInView(page), `${viewport.width}px: Go to Play, focused after Resume task, is in view`);
     // Enter where the button it presses is disabled sends nothing, and
     // the status line says why.
     const trace = await page.getByTestId('trace').innerText();

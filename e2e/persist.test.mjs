@@ -511,6 +511,12 @@ test('a link that cannot be opened brings back the run saved in this browser and
     assert.match(alert, why);
     assert.match(alert, /The run saved in this browser was opened instead/);
     assert.deepEqual(await snapshot(page), before, `${hash} brought the saved run back`);
+    // Escape dismisses the alert that came with the page, and focus goes to
+    // Play, where the page begins, in view.
+    await page.keyboard.press('Escape');
+    await page.getByTestId('alert').waitFor({ state: 'hidden' });
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
+    assert.ok(await page.evaluate(() => document.activeElement.getBoundingClientRect().top >= 0));
     await settle(page);
   }
   await page.goto('about:blank');

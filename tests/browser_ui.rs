@@ -442,6 +442,39 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
 }
 
 #[wasm_bindgen_test]
+async fn restart_offers_undo_in_its_notice_where_the_user_is() {
+    let p = mount().await;
+    // Nothing done yet: nothing to bring back, no Undo offered.
+    p.click("#restart").await;
+    assert!(!exists(&p, "[data-testid=notice-undo]"));
+    for _ in 0..3 {
+        p.click("#step").await;
+    }
+    let before = p.count("[data-testid=trace-entry]");
+    p.click("#restart").await;
+    assert_eq!(p.count("[data-testid=trace-entry]"), 1);
+    assert_eq!(
+        p.text("[data-testid=notice]"),
+        "Experiment restarted with the same settings. Undo (here, or under Configure) brings \
+         back the run from before."
+    );
+    p.click("[data-testid=notice-undo]").await;
+    assert_eq!(
+        p.count("[data-testid=trace-entry]"),
+        before,
+        "the run is back"
+    );
+    assert_eq!(
+        p.text("[data-testid=notice]"),
+        "The run from before is back, as it was."
+    );
+    assert!(!exists(&p, "[data-testid=notice-undo]"));
+    assert!(!exists(&p, ".undo"), "nothing left to bring back");
+    let focused = document().active_element().map(|e| e.id());
+    assert_eq!(focused.as_deref(), Some("recorded-state"), "not lost");
+}
+
+#[wasm_bindgen_test]
 async fn a_click_that_commits_a_settings_field_keeps_the_run_it_replaced_within_undo() {
     let p = mount().await;
     proposal_on(&p).await;

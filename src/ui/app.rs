@@ -1,6 +1,6 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
-use super::store::{plural, Store, SPEEDS};
+use super::store::{plural, NoticeUndo, Store, SPEEDS};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
@@ -84,22 +84,19 @@ pub fn ControlRoom(
                 </div>
                 <p class="notice" class:shown=move || store.notice.with(Option::is_some)>
                     <span role="status" data-testid="notice">{move || store.notice.get()}</span>
-                    // The way back from a branch, where the user is looking,
-                    // as long as it reaches (Recorded states has it too).
-                    <Show when=move || {
-                        // Only beside the notice that offers it (a download's
-                        // notice may have replaced it while Undo still reaches).
-                        store.discarded.with(|d| {
-                            d.as_ref().is_some_and(|d| {
-                                store.notice.with(|n| n.as_ref().is_some_and(|n| n.starts_with(&d.notice())))
-                            })
-                        })
-                    }>
+                    // The way back from a branch or a fresh start, where the
+                    // user is looking, as long as it reaches (Recorded states
+                    // and Configure have it too).
+                    <Show when=move || store.notice_undo().is_some()>
                         <button
                             class="link notice-undo"
                             data-testid="notice-undo"
                             on:click=move |_| {
-                                store.undo_discard();
+                                match untrack(|| store.notice_undo()) {
+                                    Some(NoticeUndo::Discard) => store.undo_discard(),
+                                    Some(NoticeUndo::Replace) => store.bring_back(),
+                                    None => return,
+                                }
                                 // The button goes: focus goes to the slider
                                 // of the states it brought back.
                                 super::playback::focus("recorded-state");
@@ -374,16 +371,36 @@ pub fn show_guide() {
     }
 }
 
-/// Focuses a panel or the main area, which Tab does not stop at.
+/// Focuses a panel or the main area, which Tab does not stop at; the page
+/// stays where it is (the panel holds the control just pressed).
 fn focus_region(el: web_sys::Element) {
     if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
         let _ = el.set_attribute("tabindex", "-1");
-        focus_in_place(&el);
+        focus_without_scrolling(&el);
     }
 }
 
-/// Focuses `el` without scrolling: nothing moves under the pointer.
+/// Focuses the control `el` without scrolling, so that nothing moves under
+/// the pointer; for one who works with the keyboard (the browser then shows
+/// where focus is), a control not wholly in view is brought to the middle
+/// of the screen, as a Go to link does.
 fn focus_in_place(el: &web_sys::HtmlElement) {
+    focus_without_scrolling(el);
+    let rect = el.get_bounding_client_rect();
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or(f64::INFINITY);
+    let in_view = rect.top() >= 0.0 && rect.bottom() <= height;
+    if !in_view && el.matches(":focus-visible").unwrap_or(false) {
+        let middle = web_sys::ScrollIntoViewOptions::new();
+        middle.set_block(web_sys::ScrollLogicalPosition::Center);
+        el.scroll_into_view_with_scroll_into_view_options(&middle);
+    }
+}
+
+fn focus_without_scrolling(el: &web_sys::HtmlElement) {
     let options = web_sys::FocusOptions::new();
     options.set_prevent_scroll(true);
     let _ = el.focus_with_options(&options);
@@ -478,9 +495,10 @@ impl AlertPlace {
     }
 
     /// Clears the alert and, when focus is on the alert's own button or lost
-    /// to the page, puts it back where it was, or on the main area when that
-    /// control is gone or disabled, without scrolling. Focus the user has
-    /// moved since (into a field, say) stays where it is.
+    /// to the page, puts it back where it was (on Play for an alert that came
+    /// with nothing focused), or on the main area when that control is gone
+    /// or disabled. Focus the user has moved since (into a field, say) stays
+    /// where it is.
     fn dismiss(self, store: Store) {
         store.alert.set(None);
         let moved = document().active_element().is_some_and(|a| {
@@ -490,10 +508,17 @@ impl AlertPlace {
         if moved {
             return;
         }
-        let back = self
-            .origin
-            .get_value()
-            .filter(|o| o.is_connected() && !o.has_attribute("disabled"));
+        let origin = self.origin.get_value();
+        // An alert that came with no control focused (one raised as the
+        // page opened: a bad link, say) hands focus to Play, where the page
+        // begins, when Play can be pressed.
+        let back = match origin {
+            Some(o) => Some(o),
+            None => document()
+                .get_element_by_id("play")
+                .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()),
+        }
+        .filter(|o| o.is_connected() && !o.has_attribute("disabled"));
         match back {
             Some(el) => focus_in_place(&el),
             None => {
@@ -598,8 +623,9 @@ fn presses_end_the_same_click(store: Store) {
 /// states, while the *Keyboard shortcuts* switch is on. None fires while
 /// focus is on a field or another control (a key meant for it must not step
 /// or rewind the task), except the transport's own buttons (Play, Step, the
-/// ‹ › of Recorded states), where Space still presses the button. Escape
-/// dismisses an alert, from anywhere, or else a notice.
+/// ‹ › of Recorded states), where Space still presses the button; on a
+/// slider Space does nothing. Escape dismisses an alert, from anywhere, or
+/// else a notice.
 fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
     let handle = window_event_listener(ev::keydown, move |ev: web_sys::KeyboardEvent| {
         if ev.ctrl_key() || ev.meta_key() || ev.alt_key() || ev.default_prevented() {
@@ -620,6 +646,15 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             .as_ref()
             .map(|t| t.tag_name().to_ascii_lowercase())
             .unwrap_or_default();
+        // Space means nothing to a slider, and the browser would scroll the
+        // page away from it: it does nothing there.
+        let slider = target
+            .as_ref()
+            .is_some_and(|t| t.matches("input[type=range]").unwrap_or(false));
+        if slider && ev.key() == " " {
+            ev.prevent_default();
+            return;
+        }
         let editable = target
             .as_ref()
             .is_some_and(|t| t.closest("[contenteditable]").ok().flatten().is_some());

@@ -117,6 +117,17 @@ struct UndoPoint {
     replaced: Option<Box<Replaced>>,
 }
 
+/// What the notice of a fresh start adds when Undo reaches the run it
+/// replaced; the notice then offers that Undo (see [`Store::notice_undo`]).
+pub const REPLACED_UNDO: &str = "Undo (here, or under Configure) brings back the run from before.";
+
+/// The Undo the notice offers: of a discarded branch, or of a replaced run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeUndo {
+    Discard,
+    Replace,
+}
+
 /// What [`Store::undo_discard`] brings back: the page as it was before the
 /// action (`label`) that discarded `count` recorded states.
 #[derive(Clone)]
@@ -636,7 +647,30 @@ impl Store {
             self.same_click.set_value(true);
         }
         self.install(fresh, now_ms());
+        let notice = match self.replaced.with_untracked(Option::is_some) {
+            true => format!("{notice} {REPLACED_UNDO}"),
+            false => notice,
+        };
         self.notice.set(Some(notice));
+    }
+
+    /// The Undo the notice on the page offers, if any: only the notice that
+    /// says so, while its Undo still reaches (a later notice, such as a
+    /// download's, may have taken its place).
+    pub fn notice_undo(&self) -> Option<NoticeUndo> {
+        self.notice.with(|n| {
+            let n = n.as_deref()?;
+            let discard = self
+                .discarded
+                .with(|d| d.as_ref().is_some_and(|d| n.starts_with(&d.notice())));
+            if discard {
+                Some(NoticeUndo::Discard)
+            } else if self.replaced.with(Option::is_some) && n.contains(REPLACED_UNDO) {
+                Some(NoticeUndo::Replace)
+            } else {
+                None
+            }
+        })
     }
 
     /// Keeps the run on the page, when it has anything to lose, for
