@@ -1190,6 +1190,10 @@ async fn the_wire_panel_compares_an_exchange_in_both_pause_encodings() {
     p.click("#step").await;
     p.click("#act-pause").await;
     p.click("#step").await;
+    // Asking again is allowed, and the hint says what it does.
+    assert!(p
+        .text("#act-pause-reason")
+        .contains("answers as the pause stands"));
     p.click("#step").await; // unit 1 done: the pause takes effect
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
     assert_eq!(payload_types(&p), ["proposal:StreamResponse"]);
@@ -1245,15 +1249,25 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     let p = mount().await;
     proposal_on(&p).await;
     p.click("#step").await; // 1 s into unit 1
+    p.q("#act-pause")
+        .unchecked_into::<HtmlElement>()
+        .focus()
+        .unwrap();
     p.click("#act-pause").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
     assert!(p
         .text("[data-testid=pause-pending]")
         .contains("finish_step"));
-    // Asking again is allowed, and the hint says what it does.
-    assert!(p
-        .text("#act-pause-reason")
-        .contains("answers as the pause stands"));
+    // Play or Step takes the task to where the pause takes effect: the
+    // line under the button says so, and focus goes on to its Go to Play.
+    assert_eq!(
+        p.text("#act-pause-reason"),
+        "Done: the pause is requested (proposal) and the task is TASK_STATE_WORKING until it \
+         takes effect; Play or Step carries it there. Go to Play"
+    );
+    next_frame().await;
+    let focused = document().active_element().unwrap();
+    assert!(p.q("#act-pause-reason").contains(Some(&focused)));
     // The RFC has no result shape for a pending pause: the Wire panel says so.
     let note = p.text(".wire .warning");
     assert!(
@@ -1427,8 +1441,17 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
         "Fire event: nothing waits for the event “build.done”; nothing changed."
     );
     p.type_text("#event-to-fire", "pr.merged").await;
+    p.q("#act-fire-event")
+        .unchecked_into::<HtmlElement>()
+        .focus()
+        .unwrap();
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
+    // Fire event stays on; focus goes on to the Go to Play in its line.
+    next_frame().await;
+    let focused = document().active_element().unwrap();
+    assert_eq!(focused.text_content().as_deref(), Some("Go to Play"));
+    assert!(p.q("#act-fire-event-reason").contains(Some(&focused)));
     // The event set it running: Play or Step carries it on, as after an answer.
     assert!(
         p.text("#act-fire-event-reason").starts_with(

@@ -24,8 +24,10 @@ pub fn ActionButton(
     /// the task running again).
     #[prop(optional)]
     leads: bool,
-    /// Says, once it has set the task running again, that Play or Step
-    /// carries it on (with a link to Play), without standing out before.
+    /// Says, once it has set the task running again (or, for a pause that
+    /// waits for the work in flight, left it running), that Play or Step
+    /// carries it on (with a link to Play, which gets the focus), without
+    /// standing out before.
     #[prop(optional)]
     carries_on: bool,
 ) -> impl IntoView {
@@ -68,9 +70,13 @@ pub fn ActionButton(
         (shown && store.play_verdict().is_ok()).then(|| {
             store.exp.with(|e| {
                 let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
-                match sent.with(|s| s.as_ref().map(|(_, entry, _)| entry.event)) {
-                    Some(Event::Created { follow_up: true }) => format!(
+                match sent.with(|s| s.as_ref().map(|(_, entry, action)| (entry.event, matches!(action, Action::PauseTask { .. })))) {
+                    Some((Event::Created { follow_up: true }, _)) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
+                    ),
+                    // A pause that waits for the in-flight work (proposal).
+                    Some((_, true)) => format!(
+                        "Done: the pause is requested (proposal) and the task is {state} until it takes effect; Play or Step carries it there."
                     ),
                     _ => format!("Done: the task is {state} now, and Play or Step carries it on."),
                 }
@@ -370,6 +376,7 @@ fn PauseControls() -> impl IntoView {
             <ActionButton
                 id="act-pause"
                 action=pause
+                carries_on=true
                 hint=Signal::derive(move || {
                     let action = pause.run(());
                     store.exp.with(|e| match e.unchanged_by(&action) {

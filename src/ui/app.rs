@@ -250,7 +250,9 @@ fn keep_focus_when_play_acts(store: Store) {
                 let on_it = document()
                     .active_element()
                     .is_some_and(|a| a.is_same_node(Some(el.as_ref())));
-                if let (true, true, Some(link)) = (at_pause, on_it, answer_link(&el)) {
+                if let (true, true, Some(link)) =
+                    (at_pause, on_it, answer_link(&el, "section.panel"))
+                {
                     return focus_in_place(&link);
                 }
                 refocus_if_lost(&el);
@@ -301,22 +303,31 @@ where
 /// If focus was on `button` (or fell to the page) and the button is now
 /// disabled or gone, focus the link to what answers a stop in its panel if
 /// there is one, else its action's box or its panel (the main area when it
-/// is gone).
+/// is gone); if the button is still on and its line now links to Play,
+/// focus that link.
 fn refocus_if_lost(button: &web_sys::HtmlElement) {
     let active = document().active_element();
     let lost = active
         .as_ref()
         .is_none_or(|a| a.tag_name() == "BODY" || a.is_same_node(Some(button.as_ref())));
-    if lost && (!button.is_connected() || button.has_attribute("disabled")) {
+    if !lost {
+        return;
+    }
+    if !button.is_connected() || button.has_attribute("disabled") {
         refocus_from(button);
+    } else if let Some(link) = answer_link(button, ".action") {
+        // An action that stays on (Fire event) and has set the task running
+        // again: on to the Go to Play in its line, as after an answer.
+        focus_in_place(&link);
     }
 }
 
-/// The link, in `button`'s panel, to the control that answers where Play or
-/// Step stopped for the client, if there is one.
-fn answer_link(button: &web_sys::HtmlElement) -> Option<web_sys::HtmlElement> {
+/// The link to the control that answers where Play or Step stopped for the
+/// client (or, under an action's button, to Play), in the box around
+/// `button` that `within` selects (its panel, or its action's box).
+fn answer_link(button: &web_sys::HtmlElement, within: &str) -> Option<web_sys::HtmlElement> {
     button
-        .closest("section.panel")
+        .closest(within)
         .ok()
         .flatten()?
         .query_selector("[data-testid=go-to-answer]")
@@ -333,7 +344,7 @@ pub fn refocus_from(button: &web_sys::HtmlElement) {
     // Where Play or Step stopped for the client, focus goes to the link to
     // the control that answers the stop, which Tab would reach only after
     // Restart experiment.
-    if let Some(link) = answer_link(button) {
+    if let Some(link) = answer_link(button, "section.panel") {
         return focus_in_place(&link);
     }
     // One of a ‹ › pair that has reached its end: the other one, which goes
