@@ -285,6 +285,20 @@ test('a corrupt checkpoint gets a message and a fresh run', async () => {
   assert.equal(await page.getByTestId('trace-entry').count(), 1);
   const kept = await page.evaluate(() => localStorage.getItem('a2a-control-room/run.unreadable'));
   assert.ok(kept.startsWith('{"format"'), 'the unreadable value is kept apart');
+  // A checkpoint or Undo copy with nothing in it is not a run to keep: it
+  // is cleared without an alert, and nothing more is set aside.
+  for (const empty of ['', '   ', 'null']) {
+    await settle(page);
+    await page.evaluate((v) => {
+      localStorage.setItem('a2a-control-room/run', v);
+      localStorage.setItem('a2a-control-room/run.previous', v);
+    }, empty);
+    await page.reload();
+    await page.getByTestId('task-state').waitFor();
+    assert.equal(await page.getByTestId('alert').innerText(), '', `${JSON.stringify(empty)}: no alert`);
+    assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run.unreadable-2')), null);
+    assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous.unreadable')), null);
+  }
   assertNoErrors(page);
   await page.context().close();
 });
@@ -692,7 +706,7 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
-  assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run/);
+  assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run \(storage is full or off\): Download run or Copy link, under Save and share, keeps it\./);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -1146,7 +1146,11 @@ async fn a_text_field_whose_text_is_refused_is_marked_invalid_and_described_by_w
     );
     p.type_text(field, &"x".repeat(501)).await;
     assert_eq!(marked(&p).0.as_deref(), Some("true"));
-    assert!(p.text("#act-clarify-reason").contains("longer than 500"));
+    // How long it is, which the field does not show.
+    assert_eq!(
+        p.text("#act-clarify-reason"),
+        "The clarification text is longer than 500 characters. It has 501."
+    );
     p.type_text(field, "Use the staging database.").await;
     assert_eq!(marked(&p), (None, None));
     // The proposal's fields too: an event with no name.
@@ -1498,9 +1502,10 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
     // The Resume button checks what it sends: a too long resume input.
     p.type_text("#resume-input", &"x".repeat(501)).await;
     assert!(p.disabled("#act-resume"));
-    assert!(p
-        .text("#act-resume-reason")
-        .contains("resume input is longer than 500"));
+    assert_eq!(
+        p.text("#act-resume-reason"),
+        "The resume input is longer than 500 characters. It has 501."
+    );
     p.type_text("#resume-input", "go on").await;
     p.click("#act-resume").await;
     p.click("#step").await; // unit 1 again, 1 s in

@@ -49,6 +49,18 @@ impl Action {
         }
     }
 
+    /// The text typed for it that [`MAX_CLARIFICATION_CHARS`] bounds: a
+    /// clarification, a pause reason, a resume input.
+    pub fn bounded_text(&self) -> Option<&str> {
+        match self {
+            Action::SupplyClarification(text) | Action::PauseTask { reason: text, .. } => {
+                Some(text)
+            }
+            Action::ResumeTask { input, .. } => input.as_deref(),
+            _ => None,
+        }
+    }
+
     /// The button label of this action on the page.
     pub const fn label(&self) -> &'static str {
         match self {

@@ -3,7 +3,10 @@
 
 use super::store::nothing_changed;
 use super::store::Store;
-use crate::model::{after_colon, Action, Event, NoChange, Outcome, PauseMode, Refusal, TraceEntry};
+use crate::model::{
+    after_colon, Action, Event, NoChange, Outcome, PauseMode, Refusal, TraceEntry,
+    MAX_CLARIFICATION_CHARS,
+};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -113,6 +116,13 @@ pub fn ActionButton(
                     // Said in full once, under Recorded states.
                     (Err(_), None) if store.exp.with(|e| e.is_read_only()) => {
                         "A read-only view of an earlier task.".to_string()
+                    }
+                    // Too long: by how much, where the field cannot show it.
+                    (Err(why), None) if text_refused.get() => {
+                        match action.run(()).bounded_text().map(|t| t.chars().count()) {
+                            Some(n) if n > MAX_CLARIFICATION_CHARS => format!("{why} It has {n}."),
+                            _ => why,
+                        }
                     }
                     (Err(why), None) => why,
                 }}

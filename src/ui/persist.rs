@@ -118,7 +118,7 @@ pub fn restore(store: Store) -> bool {
 /// The run stored under `key`, if any. One that cannot be read (or replayed)
 /// is moved apart by [`set_aside`]: the error, and where its text now is.
 fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, Aside)> {
-    let Some(text) = stored(key) else {
+    let Some(text) = stored_run_text(key) else {
         return Ok(None);
     };
     // As the page keeps it once replayed: an older run's script is
@@ -340,7 +340,7 @@ enum Saved {
 /// Opens the checkpoint saved in this browser, if there is one. One that
 /// cannot be read is moved apart, and the next save does not overwrite it.
 fn restore_saved(store: Store) -> Saved {
-    let Some(text) = stored(STORAGE_KEY) else {
+    let Some(text) = stored_run_text(STORAGE_KEY) else {
         return Saved::None;
     };
     match store.open(&text) {
@@ -372,6 +372,20 @@ fn say_opened(store: Store, what: &str) {
 /// The text stored under `key`, if any.
 fn stored(key: &str) -> Option<String> {
     storage()?.get_item(key).ok().flatten()
+}
+
+/// The run text stored under `key`, if any. One with nothing in it (blank,
+/// or JSON's `null`) holds nothing to lose: it is removed, not kept apart
+/// as unreadable.
+fn stored_run_text(key: &str) -> Option<String> {
+    let text = stored(key)?;
+    if matches!(text.trim(), "" | "null") {
+        if let Some(s) = storage() {
+            let _ = s.remove_item(key);
+        }
+        return None;
+    }
+    Some(text)
 }
 
 /// Saves the run at most 250 ms after a change, however fast changes come
@@ -435,7 +449,7 @@ fn save(store: Store, text: &str) {
     if !matches!(saved, Some(Ok(()))) {
         add_to_notice(
             store,
-            "This browser did not let the page save the run (storage is full or off).",
+            "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it.",
         );
         return;
     }
