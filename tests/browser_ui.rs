@@ -1599,6 +1599,21 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
     assert!(exists(&p, "[data-testid=to-experiments]"));
     p.click("#step").await;
     assert!(!exists(&p, "[data-testid=to-experiments]"));
+    // From the hint, one click sets up the experiment that stops: on to Play.
+    p.click("#restart").await;
+    p.click("[data-testid=set-up-resume]").await;
+    assert_eq!(p.text("[data-testid=value-require-input-before-unit]"), "2");
+    assert!(p
+        .text("[data-testid=notice]")
+        .starts_with("Experiment 1 (Require input before unit 2): a fresh experiment started"));
+    assert!(!exists(&p, "[data-testid=set-up-resume]"));
+    next_frame().await;
+    let focused = document().active_element().map(|e| e.id());
+    assert_eq!(focused.as_deref(), Some("play"));
+    for _ in 0..10 {
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
 }
 
 #[wasm_bindgen_test]

@@ -5,38 +5,45 @@ use super::store::Store;
 use crate::model::{Config, EventName, OnTimeout, Setting};
 use leptos::prelude::*;
 
+/// Starts a fresh experiment with `config` (one of the page's experiments,
+/// `what`), then on to Play: in view and focused, so that Space plays. The
+/// notice names what the experiment changed (the settings are far below,
+/// out of view) and what Play will show (`next`).
+fn set_up(store: Store, config: Option<Config>, what: &str, next: &str) {
+    let what = match config.map(|c| c.changes_from(&Config::default())) {
+        Some(changes) if !changes.is_empty() => format!("{what} ({})", changes.join(", ")),
+        Some(_) => format!("{what} (the default settings)"),
+        None => what.to_string(),
+    };
+    store.configure(config, &what);
+    store.notice.update(|notice| {
+        if let Some(notice) = notice {
+            notice.push(' ');
+            notice.push_str(next);
+        }
+    });
+    // Once the page shows the new run: Play may be off until then (a
+    // task that waited or ended), and a button that is off takes no focus.
+    request_animation_frame(|| super::playback::go_to("play"));
+}
+
+/// Experiment 1: the task asks for clarification before unit 2.
+pub fn set_up_resume(store: Store) {
+    set_up(
+        store,
+        Config::default().with(Setting::InputGate, 2).ok(),
+        "Experiment 1",
+        "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
+    );
+}
+
 #[component]
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    // Set up, then on to Play: in view and focused, so that Space plays.
-    // The notice names what the experiment changed (the settings are far
-    // below, out of view) and what Play will show (so are these steps).
-    let set_up = move |config: Option<Config>, what: &str, next: &str| {
-        let what = match config.map(|c| c.changes_from(&Config::default())) {
-            Some(changes) if !changes.is_empty() => format!("{what} ({})", changes.join(", ")),
-            Some(_) => format!("{what} (the default settings)"),
-            None => what.to_string(),
-        };
-        store.configure(config, &what);
-        store.notice.update(|notice| {
-            if let Some(notice) = notice {
-                notice.push(' ');
-                notice.push_str(next);
-            }
-        });
-        // Once the page shows the new run: Play may be off until then (a
-        // task that waited or ended), and a button that is off takes no focus.
-        request_animation_frame(|| super::playback::go_to("play"));
-    };
-    let resume = move |_| {
-        set_up(
-            Config::default().with(Setting::InputGate, 2).ok(),
-            "Experiment 1",
-            "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
-        );
-    };
+    let resume = move |_| set_up_resume(store);
     let follow_up = move |_| {
         set_up(
+            store,
             Some(Config::default()),
             "Experiment 2",
             "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
@@ -52,6 +59,7 @@ pub fn GuidePanel() -> impl IntoView {
             ..Config::default()
         });
         set_up(
+            store,
             config,
             "Experiment 3",
             "Press Play: the agent pauses itself before unit 3 (proposal).",

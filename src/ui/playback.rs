@@ -86,15 +86,20 @@ pub fn PlaybackPanel() -> impl IntoView {
                     },
                     // Before the first Step of settings that never stop the
                     // task, where a first Play would show no interruption.
-                    Ok(()) if untried() => "Nothing in these settings interrupts the task: Play runs it straight to TASK_STATE_COMPLETED in about a minute at 1×. To see it stop and resume, set a gate under Configure, or set up an experiment.".to_string(),
+                    Ok(()) if untried() => "Nothing in these settings interrupts the task: Play runs it straight to TASK_STATE_COMPLETED in about a minute at 1×. To see it stop for input and resume the same task:".to_string(),
                     Ok(()) => "Step runs up to one active second, stopping where the task asks for input or authorization; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}</span>
                 {move || untried().then(|| view! {
                     " "
-                    <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>
-                        "Go to experiments"
+                    <button class="link" data-testid="set-up-resume" on:click=move |_| super::guide::set_up_resume(store)>
+                        "Set up experiment 1"
                     </button>
+                    ", or "
+                    <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>
+                        "see all experiments"
+                    </button>
+                    "."
                 })}
                 {move || answer().map(|(id, label)| view! {
                     " "
