@@ -228,9 +228,9 @@ pub struct PendingPause {
     pub reason: u32,
 }
 
-/// A waiting time as the time bar, the trace, the recorded states and Inspect count it, in minutes (hours
-/// past an hour): "0 s", "5 min", "10 h 20 min"; seconds only where the
-/// wait is not whole minutes.
+/// A waiting time as the time bar, the trace, the recorded states and
+/// Inspect count it, in minutes (hours past an hour): "0 s", "5 min",
+/// "10 h 20 min"; seconds only where the wait is not whole minutes.
 pub fn waiting_words(seconds: u32) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
     let mut parts = Vec::new();

@@ -73,7 +73,12 @@ pub fn ActionButton(
         (shown && store.play_verdict().is_ok()).then(|| {
             store.exp.with(|e| {
                 let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
-                match sent.with(|s| s.as_ref().map(|(_, entry, action)| (entry.event, matches!(action, Action::PauseTask { .. })))) {
+                let sent = sent.with(|s| {
+                    s.as_ref().map(|(_, entry, action)| {
+                        (entry.event, matches!(action, Action::PauseTask { .. }))
+                    })
+                });
+                match sent {
                     Some((Event::Created { follow_up: true }, _)) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
