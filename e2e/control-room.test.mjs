@@ -369,7 +369,7 @@ test('stepping from an earlier recorded state discards exactly the later branch'
 
 test('on a phone the state stays in sight of a control far down the page; on a desktop the panels show it', async () => {
   const phone = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
-  await phone.getByRole('button', { name: 'Set up experiment 1' }).click();
+  await phone.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   const step = phone.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 4; i++) await step.click();
   const strip = phone.getByTestId('state-strip');
@@ -446,7 +446,7 @@ test('on a phone, the last control of the page can be focused clear of a notice'
 
 test('a notice can be dismissed, with its button or Escape', async () => {
   const page = await openPage(browser());
-  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   assert.match(await text(page, 'notice'), /^Experiment 1/);
   await page.getByRole('button', { name: 'Dismiss notice' }).click();
   assert.equal(await page.getByTestId('notice').innerText(), '');
@@ -616,7 +616,7 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
   await page.getByRole('button', { name: 'Pause playback' }).waitFor();
   await check('playing');
   await page.getByRole('button', { name: 'Pause playback' }).click();
-  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   await check('interrupted');
@@ -636,7 +636,7 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
 
 test('setting up an experiment brings Play into view and focus: Space then plays it', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
-  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   const play = page.getByRole('button', { name: 'Play', exact: true });
   assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
   const box = await play.boundingBox();
@@ -667,7 +667,7 @@ test('setting up an experiment brings Play into view and focus: Space then plays
 test('a notice stays until it is dismissed or the next action has read it', async () => {
   const page = await openPage(browser());
   await page.clock.install();
-  await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   await page.clock.fastForward(60_000);
   assert.match(await text(page, 'notice'), /^Experiment 1 .*Press Play/);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'play');

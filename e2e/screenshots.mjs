@@ -12,7 +12,7 @@ for (const [name, viewport, fullPage] of [
   for (const scheme of ['light', 'dark']) {
     const page = await openPage(browser, '', { viewport });
     await page.emulateMedia({ colorScheme: scheme });
-    await page.getByRole('button', { name: 'Set up experiment 1' }).click();
+    await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
     for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
     await page.getByTestId('task-state').filter({ hasText: 'TASK_STATE_INPUT_REQUIRED' }).waitFor();
     await page.evaluate(() => window.scrollTo(0, 0));

@@ -98,13 +98,13 @@ pub fn TracePanel() -> impl IntoView {
                 }}</span>
             </h2>
             <p class="hint trace-legend">
-                "# · task · active time · actor · action · state before → after (· waiting time, once a pause has counted any) · outcome. "
-                "Actors: client (an A2A client request), agent (the worker, and the work a Step "
+                "# · task · active time · actor · action · state before → after (· a pause's waiting time) · outcome. "
+                "Actors: client (an A2A request), agent (the worker, and the work a Step "
                 "does), simulator (outside A2A: authorization out of band, an external event, a "
                 "Step refused). "
                 "A grey state line changes no state; the switch below hides those, except a unit's last "
-                "second, which finishes it. Marked with a bar: the entry of the viewed "
-                "state; outlined: the entry the Wire panel shows (click an entry to show it)."
+                "second. Marked with a bar: the entry of the viewed "
+                "state; outlined: the one the Wire panel shows (click an entry to show it)."
             </p>
             <super::actions::Toggle label="Show each worked second and waited minute" value=ticks/>
             // What a screen reader says of the entry the Wire panel shows
