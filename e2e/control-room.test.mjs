@@ -145,6 +145,29 @@ test('a page without a clipboard (plain http, not localhost) says so when asked 
   await page.context().close();
 });
 
+test('with the trace focused, ↑ and ↓ pick the entry the Wire panel shows, and bring it into view', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 10; i++) await step.click();
+  const selected = () => page.locator('[data-testid=trace-entry].selected').getAttribute('data-seq');
+  // Latest: the last entry that is not a worked second, the start of work.
+  assert.equal(await selected(), '2');
+  await page.getByTestId('trace').focus();
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await selected(), '3');
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #3/);
+  for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowUp');
+  assert.equal(await selected(), '1', 'stops at the first entry');
+  assert.deepEqual(await page.getByTestId('wire-message').evaluateAll((ms) => ms.map((m) => m.dataset.payloadType)),
+    ['SendMessageRequest', 'StreamResponse']);
+  // The trace followed the newest entry; the first one is now in its view.
+  const [view, first] = [await page.getByTestId('trace').boundingBox(), await page.getByTestId('trace-entry').first().boundingBox()];
+  assert.ok(first.y >= view.y && first.y + first.height <= view.y + view.height, `#1 in view: ${JSON.stringify({ view, first })}`);
+  assert.equal(await page.getByTestId('trace-entry').count(), 12, 'nothing was stepped');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a refusal alert keeps clear of the trace entry it adds and of the button that raised it', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
   await page.getByLabel('Worker accepts cancellation').uncheck();

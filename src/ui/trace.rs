@@ -116,12 +116,27 @@ pub fn TracePanel() -> impl IntoView {
                 aria-live="off"
                 aria-labelledby="trace-h"
                 tabindex="0"
+                aria-keyshortcuts="ArrowUp ArrowDown"
                 data-testid="trace"
                 node_ref=scroller
                 on:click=move |ev| {
                     if let Some(seq) = clicked_seq(&ev) {
                         store.wire_view.set(WireView::Entry(seq));
                     }
+                }
+                // The keyboard's click: the entry before or after the one
+                // the Wire panel shows, brought into view.
+                on:keydown=move |ev: web_sys::KeyboardEvent| {
+                    let delta = match ev.key().as_str() {
+                        "ArrowUp" => -1,
+                        "ArrowDown" => 1,
+                        _ => return,
+                    };
+                    if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() {
+                        return;
+                    }
+                    ev.prevent_default();
+                    super::wire::select_by(store, delta);
                 }
             >
                 <div
@@ -208,7 +223,7 @@ fn sync(
         shown.highlighted = viewed;
     }
     if shown.selected != selected || keep < k {
-        mark(
+        let el = mark(
             list,
             shown,
             shown.selected,
@@ -216,6 +231,11 @@ fn sync(
             "selected",
             ("aria-describedby", "trace-wire-note"),
         );
+        // Another entry selected (a click, ‹ › in the Wire panel, ↑ ↓ here)
+        // comes into view, unless the viewed one moved too.
+        if keep == k && keep == trace.len() && shown.selected != selected {
+            reveal = reveal.or(el);
+        }
         shown.selected = selected;
     }
     if stick {

@@ -213,24 +213,7 @@ pub fn WirePanel() -> impl IntoView {
             shown.is_some() && end.map(|t| t.seq) == shown
         })
     };
-    // Moves the selection through the trace: the keyboard's way to pick an entry.
-    let select_by = move |delta: isize| {
-        let current = untrack(entry);
-        store.exp.with_untracked(|e| {
-            let trace = e.trace();
-            // From an on-demand request: from the entry Latest shows.
-            let i = current
-                .or_else(|| latest(e))
-                .and_then(|s| trace.iter().position(|t| t.seq == s))
-                .unwrap_or(trace.len().saturating_sub(1));
-            let j = i
-                .saturating_add_signed(delta)
-                .min(trace.len().saturating_sub(1));
-            if let Some(t) = trace.get(j) {
-                view_kind.set(WireView::Entry(t.seq));
-            }
-        });
-    };
+    let select_by = move |delta: isize| select_by(store, delta);
     // The two terminal-task requests go to the viewed task once it is
     // terminal and reached as it is now, each whenever the model would put
     // the action it sends on the wire: Ok, or why not.
@@ -467,7 +450,7 @@ pub fn WirePanel() -> impl IntoView {
                 </pre>
             </details>
             <p class="hint">
-                "Selecting a trace entry shows its messages. Timestamps derive from the experiment's "
+                "Selecting a trace entry (a click, or ↑ ↓ in the focused trace) shows its messages. Timestamps derive from the experiment's "
                 "start plus simulated time, 1 ms more for each later entry in the same second, so "
                 "they strictly increase; the same experiment always yields the same messages."
             </p>
@@ -501,6 +484,28 @@ fn up_to_view(e: &Experiment) -> &[TraceEntry] {
     } else {
         trace
     }
+}
+
+/// Moves the panel's selection `delta` entries through the trace (from the
+/// entry Latest shows, when an on-demand request or nothing is selected):
+/// the keyboard's way to pick an entry, with ‹ › here or ↑ ↓ in the trace.
+pub(super) fn select_by(store: Store, delta: isize) {
+    store.exp.with_untracked(|e| {
+        let trace = e.trace();
+        let current = match store.wire_view.get_untracked() {
+            WireView::Entry(seq) if entry_of(e, seq).is_some() => Some(seq),
+            _ => latest(e),
+        };
+        let i = current
+            .and_then(|s| trace.iter().position(|t| t.seq == s))
+            .unwrap_or(trace.len().saturating_sub(1));
+        let j = i
+            .saturating_add_signed(delta)
+            .min(trace.len().saturating_sub(1));
+        if let Some(t) = trace.get(j) {
+            store.wire_view.set(WireView::Entry(t.seq));
+        }
+    });
 }
 
 /// The entry the panel shows by default: the last of [`up_to_view`] that is
