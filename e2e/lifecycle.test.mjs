@@ -378,6 +378,43 @@ test('a ‹ or › that reaches its end hands focus to the other, and Space goes
   await page.context().close();
 });
 
+test('focus handed on out of view is brought into view for the keyboard, never under the pointer', async () => {
+  // Short enough that the line under Supply clarification is below the screen.
+  const page = await openPage(browser(), '', { viewport: { width: 1280, height: 670 } });
+  const supply = page.getByRole('button', { name: 'Supply clarification' });
+  const link = page.locator('#act-clarify-reason [data-testid=go-to-answer]');
+  // At the gate, with Supply clarification at the foot of the screen and
+  // the line under it (where Go to Play will be) below it.
+  const atTheGate = async () => {
+    await page.getByRole('button', { name: 'Restart experiment' }).click();
+    await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+    const notice = page.getByRole('button', { name: 'Dismiss notice' });
+    if (await notice.isVisible()) await notice.click();
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const button = await supply.boundingBox();
+    assert.ok(button.y + button.height <= 670, `Supply clarification is on screen: ${JSON.stringify(button)}`);
+    return page.evaluate(() => window.scrollY);
+  };
+  await page.getByLabel('Require input before unit').fill('1');
+  let before = await atTheGate();
+  await supply.click();
+  await waitState(page, 'TASK_STATE_WORKING');
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'go-to-answer');
+  assert.equal(await page.evaluate(() => window.scrollY), before, 'a click does not move the page');
+  const below = await link.evaluate((l) => l.getBoundingClientRect().bottom > window.innerHeight);
+  assert.ok(below, 'the link the click focused is below the screen');
+  before = await atTheGate();
+  await supply.focus();
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_WORKING');
+  await page.waitForFunction(() => document.activeElement?.dataset.testid === 'go-to-answer');
+  assert.notEqual(await page.evaluate(() => window.scrollY), before);
+  assert.ok(await focusInView(page), 'Enter: the focused Go to Play is brought into view');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('Space on a slider leaves the page and the task where they are', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
   const step = page.getByRole('button', { name: 'Step', exact: true });
@@ -509,7 +546,8 @@ test('where Play stops for the client, one click goes to the control that answer
     // As after a click on Supply clarification, now off: focus is on the
     // link to Play, so Space does not type into the sent message.
     assert.equal(await focusedAnswer(page), 'Go to Play');
-    // Up at Playback, far from the field on a phone: brought into view.
+    // Under Supply clarification, which the typing had left partly off a
+    // phone's screen: brought into view.
     assert.ok(await focusInView(page), `${viewport.width}px: the focused Go to Play is in view`);
     // The answer says that Play carries the task on, and links to it.
     assert.match(await page.locator('#act-clarify-reason').innerText(),

@@ -1599,14 +1599,20 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
     assert!(exists(&p, "[data-testid=to-experiments]"));
     p.click("#step").await;
     assert!(!exists(&p, "[data-testid=to-experiments]"));
-    // From the hint, one click sets up the experiment that stops: on to Play.
-    p.click("#restart").await;
-    p.click("[data-testid=set-up-resume]").await;
+    // From the hint, one click adds experiment 1's gate to the settings in
+    // use (the others stay as the user set them): on to Play.
+    p.set_range("#setting-work-units", 6).await;
+    assert_eq!(
+        p.text("[data-testid=add-input-gate]"),
+        "Require input before unit 2"
+    );
+    p.click("[data-testid=add-input-gate]").await;
     assert_eq!(p.text("[data-testid=value-require-input-before-unit]"), "2");
-    assert!(p
-        .text("[data-testid=notice]")
-        .starts_with("Experiment 1 (Require input before unit 2): a fresh experiment started"));
-    assert!(!exists(&p, "[data-testid=set-up-resume]"));
+    assert_eq!(p.text("[data-testid=value-work-units]"), "6");
+    assert!(p.text("[data-testid=notice]").starts_with(
+        "Input gate set (Work units 6, Require input before unit 2): a fresh experiment started"
+    ));
+    assert!(!exists(&p, "[data-testid=add-input-gate]"));
     next_frame().await;
     let focused = document().active_element().map(|e| e.id());
     assert_eq!(focused.as_deref(), Some("play"));

@@ -5,8 +5,16 @@ use super::state::TaskState;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The longest clarification text accepted, in characters.
+/// The longest clarification text accepted, in characters (also a pause
+/// reason's and a resume input's).
 pub const MAX_CLARIFICATION_CHARS: usize = 500;
+
+/// Whether `text` is longer than [`MAX_CLARIFICATION_CHARS`]: `Some` of its
+/// length in characters if so.
+pub fn too_long(text: &str) -> Option<usize> {
+    let chars = text.chars().count();
+    (chars > MAX_CLARIFICATION_CHARS).then_some(chars)
+}
 
 /// A request to the simulator. Every request goes through
 /// [`Experiment::legality`](super::Experiment::legality) first.

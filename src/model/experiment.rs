@@ -1,6 +1,6 @@
 //! The experiment: one context of tasks, its recorded timeline and its trace.
 
-use super::action::{Action, Refusal, MAX_CLARIFICATION_CHARS};
+use super::action::{too_long, Action, Refusal};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
 use super::pause::{EventName, Initiator, OnTimeout, PauseMode, PendingPause};
@@ -387,7 +387,7 @@ impl Experiment {
                     Err(Refusal::NotInputRequired(state))
                 } else if text.trim().is_empty() {
                     Err(Refusal::EmptyClarification)
-                } else if text.chars().count() > MAX_CLARIFICATION_CHARS {
+                } else if too_long(text).is_some() {
                     Err(Refusal::ClarificationTooLong)
                 } else if state != TaskState::InputRequired {
                     Err(Refusal::NotInputRequired(state))
@@ -413,17 +413,12 @@ impl Experiment {
             // The RFC pauses WORKING tasks only (PR #1277 would also have
             // paused SUBMITTED ones).
             Action::PauseTask { reason, .. } => match state {
-                _ if reason.chars().count() > MAX_CLARIFICATION_CHARS => {
-                    Err(Refusal::ReasonTooLong)
-                }
+                _ if too_long(reason).is_some() => Err(Refusal::ReasonTooLong),
                 TaskState::Working | TaskState::Paused => Ok(()),
                 s => Err(Refusal::NotPausable(s)),
             },
             Action::ResumeTask { token, input, .. } => {
-                if input
-                    .as_ref()
-                    .is_some_and(|i| i.chars().count() > MAX_CLARIFICATION_CHARS)
-                {
+                if input.as_deref().and_then(too_long).is_some() {
                     return Err(Refusal::ResumeInputTooLong);
                 }
                 match self.resume_token() {

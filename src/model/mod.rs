@@ -17,8 +17,8 @@ mod task;
 mod trace;
 
 pub use action::{
-    a2a_error, after_colon, extension_code, A2aError, Action, Refusal, A2A_DOMAIN, A2A_ERRORS,
-    INVALID_PARAMS, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
+    a2a_error, after_colon, extension_code, too_long, A2aError, Action, Refusal, A2A_DOMAIN,
+    A2A_ERRORS, INVALID_PARAMS, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
     SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
 };
 pub use config::{play_interval_ms, Config, ConfigError, Setting, Switch};

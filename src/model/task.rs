@@ -23,8 +23,9 @@
 //!
 //! A [`Snapshot`]'s transitions are the crate's own: they assume the move is
 //! legal, which [`Experiment::legality`](super::Experiment::legality) decides
-//! (the one function the page's buttons also ask), so outside the crate a
-//! snapshot is only read.
+//! (the one function the page's buttons also ask). Outside the crate a
+//! snapshot can be read (or built), but no snapshot enters an experiment
+//! except through its actions.
 
 use super::config::Config;
 use super::pause::{

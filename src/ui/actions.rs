@@ -4,8 +4,7 @@
 use super::store::nothing_changed;
 use super::store::Store;
 use crate::model::{
-    after_colon, Action, Event, NoChange, Outcome, PauseMode, Refusal, TraceEntry,
-    MAX_CLARIFICATION_CHARS,
+    after_colon, too_long, Action, Event, NoChange, Outcome, PauseMode, Refusal, TraceEntry,
 };
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -29,8 +28,9 @@ pub fn ActionButton(
     leads: bool,
     /// Says, once it has set the task running again (or, for a pause that
     /// waits for the work in flight, left it running), that Play or Step
-    /// carries it on (with a link to Play, which gets the focus), without
-    /// standing out before.
+    /// carries it on (with a link to Play, which gets the focus from the
+    /// button; Enter in a text field keeps it there), without standing out
+    /// before.
     #[prop(optional)]
     carries_on: bool,
 ) -> impl IntoView {
@@ -124,9 +124,9 @@ pub fn ActionButton(
                     }
                     // Too long: by how much, where the field cannot show it.
                     (Err(why), None) if text_refused.get() => {
-                        match action.run(()).bounded_text().map(|t| t.chars().count()) {
-                            Some(n) if n > MAX_CLARIFICATION_CHARS => format!("{why} It has {n}."),
-                            _ => why,
+                        match action.run(()).bounded_text().and_then(too_long) {
+                            Some(n) => format!("{why} It has {n}."),
+                            None => why,
                         }
                     }
                     (Err(why), None) => why,

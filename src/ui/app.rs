@@ -220,7 +220,7 @@ fn keep_focus_in_panel() {
             return;
         };
         // After the DOM has caught up with the action.
-        request_animation_frame(move || refocus_if_lost(&button));
+        request_animation_frame(move || refocus_if_lost(&button, Mover::User));
     });
     on_cleanup(move || handle.remove());
 }
@@ -233,9 +233,16 @@ fn keep_focus_in_panel() {
 /// page forgets the control: focus the user moved away stays where it went.
 fn keep_focus_when_play_acts(store: Store) {
     let last = last_target(ev::focusin, ev::pointerdown, Some);
-    Effect::new(move |_| {
+    Effect::new(move |was_playing: Option<bool>| {
         store.exp.track();
-        store.playing.track();
+        let playing = store.playing.get();
+        // Play's own ticks and its stop are playback's; a change with Play
+        // off all along is the user's action (whose click or key may find
+        // focus already moved here).
+        let by = match playing || was_playing == Some(true) {
+            true => Mover::Playback,
+            false => Mover::User,
+        };
         let at_pause = store
             .stopped_at_pause
             .try_update_value(std::mem::take)
@@ -253,11 +260,12 @@ fn keep_focus_when_play_acts(store: Store) {
                 if let (true, true, Some(link)) =
                     (at_pause, on_it, answer_link(&el, "section.panel"))
                 {
-                    return focus_in_place(&link);
+                    return focus_in_place(&link, by);
                 }
-                refocus_if_lost(&el);
+                refocus_if_lost(&el, by);
             }
         });
+        playing
     });
 }
 
@@ -305,7 +313,7 @@ where
 /// there is one, else its action's box or its panel (the main area when it
 /// is gone); if the button is still on and its line now links to Play,
 /// focus that link.
-fn refocus_if_lost(button: &web_sys::HtmlElement) {
+fn refocus_if_lost(button: &web_sys::HtmlElement, by: Mover) {
     let active = document().active_element();
     let lost = active
         .as_ref()
@@ -314,11 +322,11 @@ fn refocus_if_lost(button: &web_sys::HtmlElement) {
         return;
     }
     if !button.is_connected() || button.has_attribute("disabled") {
-        refocus_from(button);
+        refocus(button, by);
     } else if let Some(link) = answer_link(button, ".action") {
         // An action that stays on (Fire event) and has set the task running
         // again: on to the Go to Play in its line, as after an answer.
-        focus_in_place(&link);
+        focus_in_place(&link, by);
     }
 }
 
@@ -340,12 +348,16 @@ fn answer_link(button: &web_sys::HtmlElement, within: &str) -> Option<web_sys::H
 /// Focus for one who pressed `button`, now disabled or gone (see
 /// [`refocus_if_lost`]); Enter in a text field that pressed it asks the same.
 pub fn refocus_from(button: &web_sys::HtmlElement) {
+    refocus(button, Mover::User);
+}
+
+fn refocus(button: &web_sys::HtmlElement, by: Mover) {
     let gone = !button.is_connected();
     // Where Play or Step stopped for the client, focus goes to the link to
     // the control that answers the stop, which Tab would reach only after
     // Restart experiment.
     if let Some(link) = answer_link(button, "section.panel") {
-        return focus_in_place(&link);
+        return focus_in_place(&link, by);
     }
     // One of a ‹ › pair that has reached its end: the other one, which goes
     // back (on its panel, Space would be Play's shortcut instead).
@@ -359,7 +371,7 @@ pub fn refocus_from(button: &web_sys::HtmlElement) {
         })
         .and_then(|other| other.dyn_into::<web_sys::HtmlElement>().ok());
     if let Some(other) = other {
-        return focus_in_place(&other);
+        return focus_in_place(&other, by);
     }
     // An action's own box (its button and the reason it is off) keeps focus
     // where the user was, and Tab goes on to the control after it; other
@@ -391,24 +403,52 @@ fn focus_region(el: web_sys::Element) {
     }
 }
 
+/// Who moved focus: the user's own press (a click, a key, Enter in a
+/// field), after which a keyboard user's focus is brought into view, or
+/// playback, which never scrolls the page.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mover {
+    User,
+    Playback,
+}
+
 /// Focuses the control `el` without scrolling, so that nothing moves under
-/// the pointer; for one who works with the keyboard (the browser then shows
-/// where focus is), a control not wholly in view is brought to the middle
-/// of the screen, as a Go to link does.
-fn focus_in_place(el: &web_sys::HtmlElement) {
+/// the pointer; when the user's own key moved focus (the browser then shows
+/// where it is) to a control that the screen's edges, or the fixed strip,
+/// notice or alert, hide, it is brought to the middle of the screen, as a
+/// Go to link does.
+fn focus_in_place(el: &web_sys::HtmlElement, by: Mover) {
     focus_without_scrolling(el);
-    let rect = el.get_bounding_client_rect();
+    let keyboard = el.matches(":focus-visible").unwrap_or(false);
+    if by == Mover::User && keyboard && !clear_in_view(el) {
+        let middle = web_sys::ScrollIntoViewOptions::new();
+        middle.set_block(web_sys::ScrollLogicalPosition::Center);
+        el.scroll_into_view_with_scroll_into_view_options(&middle);
+    }
+}
+
+/// Whether `el` is wholly within the part of the screen that the fixed
+/// strip, notice and alert leave clear: the root's scroll padding, which the
+/// style sheet sets to their room.
+fn clear_in_view(el: &web_sys::HtmlElement) -> bool {
+    let style = document()
+        .document_element()
+        .and_then(|root| window().get_computed_style(&root).ok().flatten());
+    let padding = |side: &str| {
+        style
+            .as_ref()
+            .and_then(|s| s.get_property_value(side).ok())
+            .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+            .unwrap_or(0.0)
+    };
     let height = window()
         .inner_height()
         .ok()
         .and_then(|h| h.as_f64())
         .unwrap_or(f64::INFINITY);
-    let in_view = rect.top() >= 0.0 && rect.bottom() <= height;
-    if !in_view && el.matches(":focus-visible").unwrap_or(false) {
-        let middle = web_sys::ScrollIntoViewOptions::new();
-        middle.set_block(web_sys::ScrollLogicalPosition::Center);
-        el.scroll_into_view_with_scroll_into_view_options(&middle);
-    }
+    let rect = el.get_bounding_client_rect();
+    rect.top() >= padding("scroll-padding-top")
+        && rect.bottom() <= height - padding("scroll-padding-bottom")
 }
 
 fn focus_without_scrolling(el: &web_sys::HtmlElement) {
@@ -427,6 +467,8 @@ fn focus_without_scrolling(el: &web_sys::HtmlElement) {
 struct AlertPlace {
     top: RwSignal<bool>,
     origin: StoredValue<Option<web_sys::HtmlElement>, LocalStorage>,
+    /// The alert came as the page opened (a bad link or saved run).
+    at_load: StoredValue<bool>,
 }
 
 impl AlertPlace {
@@ -434,6 +476,7 @@ impl AlertPlace {
         let place = AlertPlace {
             top: RwSignal::new(false),
             origin: StoredValue::new_local(None),
+            at_load: StoredValue::new(false),
         };
         // The control last pressed with a pointer, until a key is pressed off it: a
         // browser that does not focus a clicked button (Safari) leaves focus
@@ -447,8 +490,9 @@ impl AlertPlace {
         // The page's own room for it is a class on the root element, set
         // only when that changes (a `:has()` rule on the root would make
         // every change of the page restyle it).
-        Effect::new(move |_| {
+        Effect::new(move |ran: Option<()>| {
             let shown = store.alert.with(Option::is_some);
+            place.at_load.set_value(ran.is_none() && shown);
             let origin = document()
                 .active_element()
                 .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
@@ -506,11 +550,12 @@ impl AlertPlace {
     }
 
     /// Clears the alert and, when focus is on the alert's own button or lost
-    /// to the page, puts it back where it was (on Play for an alert that came
-    /// with nothing focused), or on the main area when that control is gone
-    /// or disabled. Focus the user has moved since (into a field, say) stays
+    /// to the page, puts it back where it was (on Play for an alert raised as
+    /// the page opened), or on the main area when that control is gone or
+    /// disabled. Focus the user has moved since (into a field, say) stays
     /// where it is.
     fn dismiss(self, store: Store) {
+        let at_load = self.at_load.get_value();
         store.alert.set(None);
         let moved = document().active_element().is_some_and(|a| {
             !matches!(a.tag_name().as_str(), "BODY" | "MAIN")
@@ -519,19 +564,18 @@ impl AlertPlace {
         if moved {
             return;
         }
-        let origin = self.origin.get_value();
-        // An alert that came with no control focused (one raised as the
-        // page opened: a bad link, say) hands focus to Play, where the page
-        // begins, when Play can be pressed.
-        let back = match origin {
-            Some(o) => Some(o),
-            None => document()
+        // An alert raised as the page opened (a bad link, say) came with no
+        // control focused: focus goes to Play, where the page begins, when
+        // Play can be pressed.
+        let back = match self.origin.get_value() {
+            None if at_load => document()
                 .get_element_by_id("play")
                 .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok()),
+            origin => origin,
         }
         .filter(|o| o.is_connected() && !o.has_attribute("disabled"));
         match back {
-            Some(el) => focus_in_place(&el),
+            Some(el) => focus_in_place(&el, Mover::User),
             None => {
                 if let Some(main) = document().query_selector("main").ok().flatten() {
                     focus_region(main);
@@ -581,7 +625,7 @@ fn clear_notice(store: Store) {
         .with(|b| b.borrow_mut().take())
         .filter(|el| el.is_connected() && !el.has_attribute("disabled"));
     match back {
-        Some(el) => focus_in_place(&el),
+        Some(el) => focus_in_place(&el, Mover::User),
         None => {
             if let Some(main) = document().query_selector("main").ok().flatten() {
                 focus_region(main);
@@ -725,7 +769,7 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
             .filter(|t| t.tag_name() == "BUTTON")
         {
-            request_animation_frame(move || refocus_if_lost(&button));
+            request_animation_frame(move || refocus_if_lost(&button, Mover::User));
         }
     });
     on_cleanup(move || handle.remove());

@@ -27,20 +27,31 @@ fn set_up(store: Store, config: Option<Config>, what: &str, next: &str) {
     request_animation_frame(|| super::playback::go_to("play"));
 }
 
-/// Experiment 1: the task asks for clarification before unit 2.
-pub fn set_up_resume(store: Store) {
+/// Experiment 1's gate, asked for beside Play: the settings in use (which
+/// the user may have changed) with an input gate before unit 2, or unit 1
+/// of a one-unit task.
+pub fn set_up_input_gate(store: Store) {
+    let config = store.config.get_untracked();
+    let unit = config.work_units.min(2);
     set_up(
         store,
-        Config::default().with(Setting::InputGate, 2).ok(),
-        "Experiment 1",
-        "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
+        config.with(Setting::InputGate, i64::from(unit)).ok(),
+        "Input gate set",
+        &format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {unit}."),
     );
 }
 
 #[component]
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let resume = move |_| set_up_resume(store);
+    let resume = move |_| {
+        set_up(
+            store,
+            Config::default().with(Setting::InputGate, 2).ok(),
+            "Experiment 1",
+            "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
+        )
+    };
     let follow_up = move |_| {
         set_up(
             store,

@@ -220,9 +220,9 @@ pub fn InspectPanel() -> impl IntoView {
                     ),
                 };
                 Some(view! {
-                    <div class="proposal-box" data-testid="pause-details">
+                    <div class="proposal-box" role="group" aria-labelledby="pause-details-h" data-testid="pause-details">
                         <p class="caption" id="pause-details-h">"Pause — proposal, not part of A2A v1.0"</p>
-                        <dl class="facts" aria-labelledby="pause-details-h">
+                        <dl class="facts">
                             <dt>"Paused by"</dt><dd>{by}</dd>
                             <dt>"Mode"</dt><dd>{mode}</dd>
                             <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or_else(|| "—".into())}</dd>

@@ -92,12 +92,12 @@ pub fn PlaybackPanel() -> impl IntoView {
                 }}</span>
                 {move || untried().then(|| view! {
                     " "
-                    <button class="link" data-testid="set-up-resume" on:click=move |_| super::guide::set_up_resume(store)>
-                        "Set up experiment 1"
+                    <button class="link" data-testid="add-input-gate" on:click=move |_| super::guide::set_up_input_gate(store)>
+                        {move || format!("Require input before unit {}", store.config.with(|c| c.work_units.min(2)))}
                     </button>
-                    ", or "
+                    " (the other settings stay), or "
                     <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>
-                        "see all experiments"
+                        "see the experiments"
                     </button>
                     "."
                 })}
