@@ -233,16 +233,18 @@ fn keep_focus_in_panel() {
 /// page forgets the control: focus the user moved away stays where it went.
 fn keep_focus_when_play_acts(store: Store) {
     let last = last_target(ev::focusin, ev::pointerdown, Some);
-    Effect::new(move |was_playing: Option<bool>| {
+    let was_playing = StoredValue::new(false);
+    Effect::new(move |_| {
         store.exp.track();
         let playing = store.playing.get();
         // Play's own ticks and its stop are playback's; a change with Play
         // off all along is the user's action (whose click or key may find
         // focus already moved here).
-        let by = match playing || was_playing == Some(true) {
+        let by = match playing || was_playing.get_value() {
             true => Mover::Playback,
             false => Mover::User,
         };
+        was_playing.set_value(playing);
         let at_pause = store
             .stopped_at_pause
             .try_update_value(std::mem::take)
@@ -265,7 +267,6 @@ fn keep_focus_when_play_acts(store: Store) {
                 refocus_if_lost(&el, by);
             }
         });
-        playing
     });
 }
 
@@ -434,11 +435,14 @@ fn clear_in_view(el: &web_sys::HtmlElement) -> bool {
     let style = document()
         .document_element()
         .and_then(|root| window().get_computed_style(&root).ok().flatten());
+    // Read with the browser's own parseFloat: Rust's float parsing would
+    // add some 15 KB (gzip) to the page for this one number.
     let padding = |side: &str| {
         style
             .as_ref()
             .and_then(|s| s.get_property_value(side).ok())
-            .and_then(|v| v.trim().trim_end_matches("px").parse::<f64>().ok())
+            .map(|v| js_sys::parse_float(&v))
+            .filter(|v| v.is_finite())
             .unwrap_or(0.0)
     };
     let height = window()
