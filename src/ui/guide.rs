@@ -27,12 +27,17 @@ fn set_up(store: Store, config: Option<Config>, what: &str, next: &str) {
     request_animation_frame(|| super::playback::go_to("play"));
 }
 
+/// The unit [`set_up_input_gate`] puts the input gate before.
+pub fn input_gate_unit(config: &Config) -> u8 {
+    config.work_units.min(2)
+}
+
 /// Experiment 1's gate, asked for beside Play: the settings in use (which
 /// the user may have changed) with an input gate before unit 2, or unit 1
 /// of a one-unit task.
 pub fn set_up_input_gate(store: Store) {
     let config = store.config.get_untracked();
-    let unit = config.work_units.min(2);
+    let unit = input_gate_unit(&config);
     set_up(
         store,
         config.with(Setting::InputGate, i64::from(unit)).ok(),

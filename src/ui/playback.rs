@@ -93,7 +93,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 {move || untried().then(|| view! {
                     " "
                     <button class="link" data-testid="add-input-gate" on:click=move |_| super::guide::set_up_input_gate(store)>
-                        {move || format!("Require input before unit {}", store.config.with(|c| c.work_units.min(2)))}
+                        {move || format!("Require input before unit {}", store.config.with(super::guide::input_gate_unit))}
                     </button>
                     " (the other settings stay), or "
                     <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>

@@ -496,8 +496,9 @@ pub(super) fn select_by(store: Store, delta: isize) {
             WireView::Entry(seq) if entry_of(e, seq).is_some() => Some(seq),
             _ => latest(e),
         };
+        // The trace is in seq order.
         let i = current
-            .and_then(|s| trace.iter().position(|t| t.seq == s))
+            .and_then(|s| trace.binary_search_by_key(&s, |t| t.seq).ok())
             .unwrap_or(trace.len().saturating_sub(1));
         let j = i
             .saturating_add_signed(delta)
