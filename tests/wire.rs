@@ -703,7 +703,8 @@ fn what_the_agent_answers_an_on_demand_request_in_one_line() {
     assert_eq!(state(&e), TaskState::InputRequired);
     assert_eq!(
         answer(wire::subscribe(&e, START, CORE)),
-        "a stream that opens with the task, in TASK_STATE_INPUT_REQUIRED, and closes it"
+        "a stream that opens with the task, in TASK_STATE_INPUT_REQUIRED",
+        "a subscription stays open at INPUT_REQUIRED too"
     );
     assert_eq!(
         answer(wire::get_task(&e, START, CORE)),
@@ -758,8 +759,9 @@ fn on_demand_requests_on_a_live_task() {
     assert_eq!(s[1].transport, Transport::Sse);
     let task = &s[1].message["result"]["task"];
     assert_eq!(task["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
-    // At INPUT_REQUIRED the agent closes a stream: the snapshot is its last frame.
-    assert!(s[1].closes_stream);
+    // The agent closed the task's own stream at INPUT_REQUIRED; a subscription
+    // stays open for the frames the clarification's stream will carry.
+    assert!(!s[1].closes_stream);
     assert!(task["status"]["message"]["parts"][0]["text"].is_string());
     let g = wire::get_task(&e, START, CORE);
     let gid = json!(format!("get-task-{next}"));

@@ -116,7 +116,7 @@ pub fn GuidePanel() -> impl IntoView {
                     <code>"pr.merged"</code>
                     " or five minutes on the waiting clock. Fire the event, or press Resume task "
                     "(it sends the resume token Inspect shows); then open Compare in the Wire "
-                    "panel to see the same pause as v1.0 carries it: WORKING plus metadata. "
+                    "panel to see the same pause as a v1.0 extension could carry it: WORKING plus metadata. "
                     <button class="link" on:click=pause>"Set up experiment 3"</button>
                 </li>
             </ol>

@@ -108,29 +108,28 @@ pub fn WirePanel() -> impl IntoView {
         let t = match view_kind.get() {
             WireView::GetTask => return store.exp.with(answered_from_the_past),
             WireView::Subscribe => {
-                // Its frame closes the stream only at INPUT_REQUIRED.
-                let (opened, closes) = messages.with(|m| {
-                    let last = m.last();
-                    (
-                        last.is_some_and(|m| m.transport == Transport::Sse),
-                        last.is_some_and(|m| m.closes_stream),
+                // Every open stream of a task gets the same events in the same order.
+                let opened =
+                    messages.with(|m| m.last().is_some_and(|m| m.transport == Transport::Sse));
+                let waits_for_input = store
+                    .exp
+                    .with(|e| e.snapshot().state == TaskState::InputRequired);
+                let later = opened.then(|| {
+                    let stream = if waits_for_input {
+                        "the stream the clarification opens (the first one closed at \
+                         INPUT_REQUIRED)"
+                    } else {
+                        "the stream the client opened first"
+                    };
+                    format!(
+                        "Later events reach this subscription as they reach {stream}, the same \
+                         frames in the same order; this agent ends it where it ends that stream, at \
+                         a terminal state or the next INPUT_REQUIRED (as a2a-sdk 1.3.0 does when \
+                         it tails a task another server runs). The trace's entries show each frame \
+                         once, on the task's own stream."
                     )
                 });
-                let closes = closes.then(|| {
-                    "This agent closes every stream at INPUT_REQUIRED, a subscription too \
-                     (the spec's sections disagree on it). SubscribeToTask itself only \
-                     requires the stream to end at a terminal state, and a2a-sdk 1.3.0 \
-                     keeps a subscription open."
-                        .to_string()
-                });
-                // Every open stream of a task gets the same events in the same order.
-                let later = (opened && closes.is_none()).then(|| {
-                    "Later events reach this subscription as they reach the stream the client \
-                     opened first, the same frames in the same order, until the stream closes; \
-                     the trace's entries show each frame once, on that first stream."
-                        .to_string()
-                });
-                return both(store.exp.with(answered_from_the_past), both(later, closes));
+                return both(store.exp.with(answered_from_the_past), later);
             }
             WireView::ListTasks => {
                 // Both, when the viewed state is an earlier one of an
@@ -169,6 +168,15 @@ pub fn WirePanel() -> impl IntoView {
             let pending = matches!(t.event, crate::model::Event::PauseRequested { .. })
                 && !matches!(t.outcome, Outcome::Refused(_))
                 && t.after != TaskState::Paused;
+            let resumed = matches!(t.event, crate::model::Event::ResumeRequested { .. })
+                && t.outcome == Outcome::Done;
+            if core && resumed {
+                return Some(
+                    "Proposal: the RFC shows no result for ResumeTask. Here it returns the Task \
+                     as it now is, as GetTask would: a choice of this page."
+                        .to_string(),
+                );
+            }
             if core && pending {
                 return Some(
                     "Proposal: this pause takes effect later. The RFC shows PauseTask's result \
@@ -648,7 +656,8 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
             "Spec §3.1.5 and §3.3.2: a task already canceled is not cancelable, so a repeated \
              CancelTask gets TaskNotCancelableError (-32002), as a2a-python answers. §3.3.1 calls \
              cancel idempotent (\"multiple cancellation requests have the same effect\"): the task \
-             stays canceled. a2a-js returns the stored task instead.",
+             stays canceled. a2a-js returns the stored task instead, and the pause proposal (not \
+             part of A2A v1.0) expects a repeated cancel of a task canceled while paused to succeed.",
             )
         }
         (Event::CancelRequested, Outcome::Refused(Refusal::WorkerRefusedCancellation)) => Some(
@@ -669,8 +678,10 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         ),
         _ if t.after == TaskState::AuthRequired && t.outcome == Outcome::Done => Some(
             "Authorization arrives out of band: the client sends no A2A message; the agent resumes \
-             on the stream it kept open. Spec §7.6: the agent SHOULD also accept messages to the \
-             task while it is AUTH_REQUIRED (to negotiate, correct or reject); this page sends none.",
+             on the stream it kept open, as spec §7.6.1 says it SHOULD and a2a-js does (a2a-sdk \
+             1.3.0's blocking SendMessage returns here, as at INPUT_REQUIRED). Spec §7.6: the agent \
+             SHOULD also accept messages to the task while it is AUTH_REQUIRED (to negotiate, \
+             correct or reject); this page sends none.",
         ),
         _ if t.after == TaskState::Completed && t.outcome == Outcome::Done => Some(
             "The final artifact comes in one chunk, at completion: lastChunk is true and append is \

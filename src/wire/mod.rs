@@ -10,7 +10,11 @@
 //! - Every task is driven over `SendStreamingMessage`. Its SSE stream opens with
 //!   the `task` snapshot and carries one `statusUpdate` per agent transition.
 //!   It closes after a terminal state and after INPUT_REQUIRED, and stays open
-//!   through AUTH_REQUIRED (v1.0 leaves this open; a2a-sdk 1.3.0 does the same).
+//!   through AUTH_REQUIRED (the spec's sections disagree on INPUT_REQUIRED;
+//!   §7.6.1 says a stream SHOULD stay open through AUTH_REQUIRED; a2a-js does
+//!   both; a2a-sdk 1.3.0's blocking `SendMessage` returns at either).
+//!   A `SubscribeToTask` stream opened on a live task stays open: the agent
+//!   does not close it at the state it found.
 //! - Worked seconds carry nothing on the wire. The artifact is streamed only at
 //!   completion: one `artifactUpdate` with `lastChunk:true` just before the
 //!   COMPLETED `statusUpdate`, so a failed or canceled task never had one.
@@ -332,8 +336,9 @@ fn stream_ends_at(state: TaskState) -> bool {
 
 /// `SubscribeToTask` for the viewed task: the first frame (the `task`), or
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
-/// At INPUT_REQUIRED that frame is also the last: the agent closes the
-/// stream, as it does when a task reaches that state.
+/// The stream stays open after that frame, at INPUT_REQUIRED too (the spec
+/// ends a subscription only at a terminal state; a2a-sdk 1.3.0 keeps it
+/// open): later frames reach it as they reach the task's own stream.
 /// The pause proposal is in `enc`; the JSON-RPC id is `subscribe-N`.
 pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
@@ -350,7 +355,6 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
             f.payload_type,
             "proposal:StreamResponse",
         );
-        f.closes_stream = stream_ends_at(exp.snapshot().state);
         f
     };
     vec![request(id, "SubscribeToTask", obj!("id" => tid)), answer]
@@ -498,7 +502,7 @@ pub fn to_jsonl(messages: &[WireMessage]) -> String {
 
 /// What the agent answered, from the last message of an on-demand request's
 /// exchange: "the task, in TASK_STATE_WORKING", "a stream that opens with the
-/// task, in …[, and closes it]", "2 tasks: …, …", or the error's name and code.
+/// task, in …", "2 tasks: …, …", or the error's name and code.
 pub fn answer(m: &WireMessage) -> String {
     let r = &m.message["result"];
     // Said as the page says states: the proposal's PAUSED labelled so.
@@ -509,15 +513,7 @@ pub fn answer(m: &WireMessage) -> String {
     if let Some(error) = m.message["error"]["code"].as_i64().and_then(a2a_error) {
         format!("{} ({})", error.name, error.code)
     } else if let Some(task) = r.get("task") {
-        let closes = if m.closes_stream {
-            ", and closes it"
-        } else {
-            ""
-        };
-        format!(
-            "a stream that opens with the task, in {}{closes}",
-            state(task)
-        )
+        format!("a stream that opens with the task, in {}", state(task))
     } else if let Some(tasks) = r["tasks"].as_array() {
         let states: Vec<String> = tasks.iter().map(state).collect();
         let s = if tasks.len() == 1 { "" } else { "s" };
