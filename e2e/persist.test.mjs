@@ -134,6 +134,42 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   await other.context().close();
 });
 
+/** The link of a fresh run stepped `steps` times, from a browser of its own. */
+async function linkOfRun(steps) {
+  const page = await openPage(browser());
+  for (let i = 0; i < steps; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  assertNoErrors(page);
+  await page.context().close();
+  return link;
+}
+
+test('a link opened as the page loads, then another run before acting: Undo brings back the user\'s own run', async () => {
+  const [first, second] = [await linkOfRun(2), await linkOfRun(1)];
+  const own = await openPage(browser());
+  for (let i = 0; i < 3; i++) await own.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(own);
+  const saved = await snapshot(own);
+  await own.goto('about:blank');
+  await own.goto(first);
+  await own.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  const opened = await snapshot(own);
+  assert.notDeepEqual(opened, saved);
+  // The second run replaces the first before anything was done with it.
+  await own.evaluate((h) => { location.hash = h; }, new URL(second).hash);
+  await own.waitForFunction((task) => document.querySelector('[data-testid=task-id]').textContent !== task, opened.task);
+  await own.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  assert.deepEqual(await snapshot(own), saved);
+  // And it is the run saved in this browser again.
+  await settle(own);
+  await own.reload();
+  await own.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(own), saved);
+  assertNoErrors(own);
+  await own.context().close();
+});
+
 test('a settings change or Restart can be undone until the new run is acted on', async () => {
   const page = await openPage(browser());
   const before = await someRun(page);

@@ -50,7 +50,9 @@ pub fn restore(store: Store) -> bool {
         ));
         None
     });
-    match take_link(store) {
+    let link = take_link(store);
+    let opened = matches!(link, Some(Ok(())));
+    match link {
         None => match restore_saved(store) {
             Saved::Restored | Saved::None => {}
             Saved::Unreadable(why, aside) => {
@@ -107,6 +109,10 @@ pub fn restore(store: Store) -> bool {
     // Otherwise a run replaced before the reload is still within reach of Undo.
     if store.replaced.with_untracked(Option::is_none) {
         keep_for_undo(store, previous);
+    }
+    // A run opened next, before this one is acted on, leaves it in place.
+    if opened {
+        store.kept_by_open(true);
     }
     if !alerts.is_empty() {
         store.alert.set(Some(alerts.join(" ")));

@@ -891,7 +891,7 @@ impl Store {
 
     /// Marks whether the run kept for Undo, if any, was replaced by the run
     /// on the page being opened (and it is still unacted on).
-    fn kept_by_open(&self, by_open: bool) {
+    pub fn kept_by_open(&self, by_open: bool) {
         self.replaced.update_untracked(|kept| {
             if let Some(kept) = kept {
                 kept.by_open = by_open;
