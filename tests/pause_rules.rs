@@ -479,7 +479,7 @@ fn a_step_pressed_while_playing_that_parks_the_task_stops_play() {
         on_timeout: OnTimeout::ResumeWithSummary,
         ..Config::default()
     };
-    store.configure(Some(config), "test");
+    store.configure(config, "test");
     let state = || store.exp.with_untracked(|e| e.snapshot().state);
     // Up to the Step that self-parks the task.
     while {

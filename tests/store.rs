@@ -36,10 +36,10 @@ fn undo_after_an_opened_link_and_a_settings_change_brings_back_the_linked_run() 
     // replaces the linked run, which was not acted on.
     store.open(&linked).unwrap();
     store.configure(
-        Some(Config {
+        Config {
             work_units: 5,
             ..Config::default()
-        }),
+        },
         "Work units changed",
     );
     store.bring_back();
@@ -101,10 +101,10 @@ fn undo_of_a_settings_change_brings_back_the_runs_own_undo_of_a_discard() {
     store.step();
     assert!(store.discarded.get_untracked().is_some());
     store.configure(
-        Some(Config {
+        Config {
             work_units: 5,
             ..Config::default()
-        }),
+        },
         "Work units changed",
     );
     assert!(store.discarded.get_untracked().is_none(), "a fresh run");

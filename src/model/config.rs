@@ -248,11 +248,10 @@ impl Config {
     /// it completes: no rejection, and no gate, failure or self-park
     /// (proposal) within its units.
     pub fn runs_straight_through(&self) -> bool {
-        let within = |k: u8| (1..=self.work_units).contains(&k);
-        let parks = self.pause_proposal && within(self.self_park_before);
+        let parks = self.pause_proposal && self.reaches(self.self_park_before);
         let stops = [self.input_gate, self.auth_gate, self.fail_during]
             .into_iter()
-            .any(within);
+            .any(|k| self.reaches(k));
         !(self.reject_before_execution || stops || parks)
     }
 

@@ -230,6 +230,12 @@ impl Experiment {
         &self.trace
     }
 
+    /// The trace entry with sequence number `seq` (the trace is in seq order).
+    pub fn trace_entry(&self, seq: u32) -> Option<&TraceEntry> {
+        let i = self.trace.binary_search_by_key(&seq, |t| t.seq).ok()?;
+        Some(&self.trace[i])
+    }
+
     /// Index of the current (latest, actionable) task.
     pub fn current_task_index(&self) -> usize {
         self.tasks.len() - 1
@@ -273,6 +279,16 @@ impl Experiment {
     /// How many recorded states come after the viewed one in its task.
     pub fn later_count(&self) -> usize {
         self.viewed_task().records.len() - 1 - self.position
+    }
+
+    /// How many later recorded states an action from the viewed state would
+    /// discard: none in a read-only view, from which nothing acts.
+    pub fn discarded_by_acting(&self) -> usize {
+        if self.is_read_only() {
+            0
+        } else {
+            self.later_count()
+        }
     }
 
     /// Total recorded states over all tasks.
@@ -632,7 +648,8 @@ impl Experiment {
             self.config.units(),
             snap.active_s
         );
-        // A quoted sentence keeps its own full stop: “… EUR.” not “… EUR.”.
+        // A quoted sentence keeps its own full stop (“… EUR.”); none is added
+        // after the closing quote.
         let quoted = |q: &str| {
             let end = if q.ends_with(['.', '!', '?']) {
                 ""
@@ -881,8 +898,9 @@ impl Experiment {
         });
     }
 
-    /// Traces a client request that recorded nothing, keeping the texts it
-    /// carried when its answer is on the wire.
+    /// Traces an action that recorded nothing (a client request, or one of
+    /// the simulator's moves), keeping the texts a request carried when its
+    /// answer is on the wire.
     fn trace_only(&mut self, action: Action, outcome: Outcome) {
         let (event, actor) = (requested_event(&action), action.actor());
         let seq = self.take_seq();

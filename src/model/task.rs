@@ -89,6 +89,16 @@ impl Snapshot {
             - u32::from(self.completed_units) * u32::from(config.seconds_per_unit)
     }
 
+    /// Proposal: the pending pause that takes effect now, between units (a
+    /// `wait_for_completion` one only once every unit is done).
+    fn due_pause(&self, config: &Config) -> Option<PendingPause> {
+        let all_done = self.completed_units == config.work_units;
+        self.pending.filter(|p| {
+            self.seconds_into_unit(config) == 0
+                && (p.mode != PauseMode::WaitForCompletion || all_done)
+        })
+    }
+
     /// This snapshot paused now by `by` (the resume token is issued by the
     /// experiment). `interrupt_immediate` loses the in-flight unit's work.
     /// A client pause consumes the pending one; the agent parking itself
@@ -194,10 +204,7 @@ impl Snapshot {
                 let unit = self.completed_units + 1;
                 let into = self.seconds_into_unit(config);
                 let all_done = self.completed_units == config.work_units;
-                if let Some(p) = self
-                    .pending
-                    .filter(|p| into == 0 && (p.mode != PauseMode::WaitForCompletion || all_done))
-                {
+                if let Some(p) = self.due_pause(config) {
                     let next = self.paused(config, Initiator::Client, p.mode, Some(p.reason));
                     return Some((next, Event::PauseTookEffect { mode: p.mode }));
                 }
@@ -264,12 +271,7 @@ impl Snapshot {
         while let Some((next, event)) = cur.advance(config) {
             record(cur.state, next, event);
             let timed = next.active_s > cur.active_s || next.waiting_s > cur.waiting_s;
-            let all_done = next.completed_units == config.work_units;
-            let pause_due = next
-                .pending
-                .is_some_and(|p| p.mode != PauseMode::WaitForCompletion || all_done)
-                && next.seconds_into_unit(config) == 0
-                && next.state == TaskState::Working;
+            let pause_due = next.state == TaskState::Working && next.due_pause(config).is_some();
             if (timed && !pause_due) || next.state != TaskState::Working {
                 break;
             }

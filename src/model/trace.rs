@@ -114,9 +114,11 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Whether the request reached the agent: accepted, or refused by the
-    /// agent with an A2A error. A refusal without a code is the page's own
-    /// (a full run, an empty text…): nothing was sent.
+    /// For a client request, whether it reached the agent: accepted, or
+    /// refused by the agent with an A2A error. A refusal without a code is
+    /// the page's own (a full run, an empty text…): nothing was sent. The
+    /// simulator's own moves (Step, Authorize, an event) send no request
+    /// either way.
     pub const fn on_wire(self) -> bool {
         match self {
             Outcome::Refused(r) => r.code().is_some(),

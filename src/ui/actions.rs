@@ -1,5 +1,7 @@
 //! Act on the current state: each button is enabled exactly when the model's
-//! legality allows it, and a disabled one shows why, tied by aria-describedby.
+//! legality allows its action (Resume with wrong token, exactly when the
+//! model answers it with the wrong-token error), and a disabled one shows
+//! why, tied by aria-describedby.
 
 use super::store::nothing_changed;
 use super::store::Store;
@@ -18,9 +20,6 @@ pub fn ActionButton(
     #[prop(into)]
     hint: Signal<String>,
     id: &'static str,
-    /// Runs instead of applying `action`, when the click needs more than it.
-    #[prop(optional)]
-    on_click: Option<Callback<()>>,
     /// The way forward for a task that waits for the client: drawn to stand
     /// out while it is enabled (and said, as `carries_on`, when it has set
     /// the task running again).
@@ -99,16 +98,13 @@ pub fn ActionButton(
                 disabled=move || verdict.get().is_err()
                 // The warning that acting now discards later states, while shown.
                 aria-describedby=format!("{reason_id} discard-warning")
-                on:click=move |_| match on_click {
-                    Some(f) => f.run(()),
-                    None => {
-                        let before = untrack(newest);
-                        let act = untrack(|| action.run(()));
-                        store.act(act.clone());
-                        let after = untrack(newest).filter(|t| Some(*t) != before);
-                        let context = store.exp.with_untracked(|e| e.context_id().to_string());
-                        sent.set(after.map(|t| (context, t, act)));
-                    }
+                on:click=move |_| {
+                    let before = untrack(newest);
+                    let act = untrack(|| action.run(()));
+                    store.act(act.clone());
+                    let after = untrack(newest).filter(|t| Some(*t) != before);
+                    let context = store.exp.with_untracked(|e| e.context_id().to_string());
+                    sent.set(after.map(|t| (context, t, act)));
                 }
             >
                 {label}

@@ -649,10 +649,7 @@ thread_local! {
 /// `button` does would discard later states from the viewed one, said in
 /// the notice.
 fn keeps_later_states(store: Store, does: &str, button: &str) -> bool {
-    let later = store
-        .exp
-        .with_untracked(|e| (!e.is_read_only()).then(|| e.later_count()))
-        .unwrap_or(0);
+    let later = store.exp.with_untracked(Experiment::discarded_by_acting);
     if later > 0 {
         store.notice.set(Some(format!(
             "{does} only from the latest recorded state: from this one it would discard \

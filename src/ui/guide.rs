@@ -9,11 +9,16 @@ use leptos::prelude::*;
 /// `what`), then on to Play: in view and focused, so that Space plays. The
 /// notice names what the experiment changed (the settings are far below,
 /// out of view) and what Play will show (`next`).
-fn set_up(store: Store, config: Option<Config>, what: &str, next: &str) {
-    let what = match config.map(|c| c.changes_from(&Config::default())) {
-        Some(changes) if !changes.is_empty() => format!("{what} ({})", changes.join(", ")),
-        Some(_) => format!("{what} (the default settings)"),
-        None => what.to_string(),
+fn set_up(store: Store, config: Result<Config, String>, what: &str, next: &str) {
+    let config = match config {
+        Ok(config) => config,
+        Err(why) => return store.alert.set(Some(format!("{what}: {why}."))),
+    };
+    let changes = config.changes_from(&Config::default());
+    let what = if changes.is_empty() {
+        format!("{what} (the default settings)")
+    } else {
+        format!("{what} ({})", changes.join(", "))
     };
     store.configure(config, &what);
     store.notice.update(|notice| {
@@ -40,7 +45,9 @@ pub fn set_up_input_gate(store: Store) {
     let unit = input_gate_unit(&config);
     set_up(
         store,
-        config.with(Setting::InputGate, i64::from(unit)).ok(),
+        config
+            .with(Setting::InputGate, i64::from(unit))
+            .map_err(|e| e.to_string()),
         "Input gate set",
         &format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {unit}."),
     );
@@ -52,7 +59,9 @@ pub fn GuidePanel() -> impl IntoView {
     let resume = move |_| {
         set_up(
             store,
-            Config::default().with(Setting::InputGate, 2).ok(),
+            Config::default()
+                .with(Setting::InputGate, 2)
+                .map_err(|e| e.to_string()),
             "Experiment 1",
             "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
         )
@@ -60,20 +69,22 @@ pub fn GuidePanel() -> impl IntoView {
     let follow_up = move |_| {
         set_up(
             store,
-            Some(Config::default()),
+            Ok(Config::default()),
             "Experiment 2",
             "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
         )
     };
     let pause = move |_| {
-        let config = EventName::new("pr.merged").ok().map(|event| Config {
-            pause_proposal: true,
-            self_park_before: 3,
-            resume_event: event,
-            self_park_timeout: 5,
-            on_timeout: OnTimeout::ResumeWithSummary,
-            ..Config::default()
-        });
+        let config = EventName::new("pr.merged")
+            .map_err(|e| e.to_string())
+            .map(|event| Config {
+                pause_proposal: true,
+                self_park_before: 3,
+                resume_event: event,
+                self_park_timeout: 5,
+                on_timeout: OnTimeout::ResumeWithSummary,
+                ..Config::default()
+            });
         set_up(
             store,
             config,

@@ -346,7 +346,7 @@ impl Store {
     /// fresh-start Undo, as they are before it (the copy is made only there).
     fn undo_point(&self) -> Option<UndoPoint> {
         self.exp
-            .with_untracked(|e| (e.later_count() > 0 && !e.is_read_only()).then(|| e.clone()))
+            .with_untracked(|e| (e.discarded_by_acting() > 0).then(|| e.clone()))
             .map(|exp| UndoPoint {
                 exp,
                 replaced: self.replaced.get_untracked().map(Box::new),
@@ -525,7 +525,7 @@ impl Store {
             // Back to the value in use: this setting's alert is answered.
             Ok(v) if i64::from(config.get(setting)) == v => self.answer_alert(setting.label()),
             Ok(v) => match config.with(setting, v) {
-                Ok(config) => self.fresh(config, &format!("{} changed", setting.label())),
+                Ok(config) => self.configure(config, &format!("{} changed", setting.label())),
                 Err(e) => self.alert.set(Some(e.to_string())),
             },
         }
@@ -546,7 +546,7 @@ impl Store {
     pub fn set_proposal(&self, on: bool) {
         let mut config = self.exp.with_untracked(|e| *e.config());
         config.pause_proposal = on;
-        self.fresh(config, "Proposed pause/resume changed");
+        self.configure(config, "Proposed pause/resume changed");
     }
 
     /// Sets the self-park's resume event name; starts a fresh experiment.
@@ -584,28 +584,22 @@ impl Store {
     pub fn set_on_timeout(&self, on_timeout: OnTimeout) {
         let mut config = self.exp.with_untracked(|e| *e.config());
         config.on_timeout = on_timeout;
-        self.fresh(config, "On timeout changed");
+        self.configure(config, "On timeout changed");
     }
 
     /// Sets one switch; starts a fresh experiment.
     pub fn set_switch(&self, switch: Switch, on: bool) {
         let config = self.exp.with_untracked(|e| *e.config());
-        self.fresh(
+        self.configure(
             config.with_switch(switch, on),
             &format!("{} changed", switch.label()),
         );
     }
 
-    /// Starts a fresh experiment with a whole configuration.
-    pub fn configure(&self, config: Option<Config>, what: &str) {
-        match config {
-            Some(config) => self.fresh(config, what),
-            None => self.alert.set(Some(format!("{what}: invalid settings."))),
-        }
-    }
-
-    fn fresh(&self, config: Config, changed: &str) {
-        self.fresh_from(config, changed, FieldCommit::AtOnce);
+    /// Starts a fresh experiment with a whole configuration; `what` names
+    /// the change in the notice.
+    pub fn configure(&self, config: Config, what: &str) {
+        self.fresh_from(config, what, FieldCommit::AtOnce);
     }
 
     /// Starts a fresh experiment for a settings change made in a control

@@ -1,7 +1,7 @@
 //! Timeline: a slider over the viewed task's recorded states.
 
 use super::store::{plural, Store};
-use crate::model::MAX_TRACE_ENTRIES;
+use crate::model::{Experiment, MAX_TRACE_ENTRIES};
 use leptos::prelude::*;
 
 /// What acting now does to the `n` later recorded states of the viewed task.
@@ -20,6 +20,7 @@ pub fn TimelinePanel() -> impl IntoView {
     let label = move || store.exp.with(|e| e.timeline_label(e.position()));
     let later = move || store.exp.with(|e| e.later_count());
     let read_only = move || store.exp.with(|e| e.is_read_only());
+    let discards = move || store.exp.with(Experiment::discarded_by_acting) > 0;
     let identity = move || {
         store.exp.with(|e| {
             let short = super::tasks::short;
@@ -84,7 +85,7 @@ pub fn TimelinePanel() -> impl IntoView {
             <p class="warning sizer" aria-hidden="true">{discard_note(MAX_TRACE_ENTRIES)}</p>
             // Play, Step and the actions name this warning in their
             // descriptions, so it is heard before acting, not after.
-            <Show when=move || { later() > 0 && !read_only() }>
+            <Show when=discards>
                 <p class="warning" id="discard-warning" data-testid="discard-warning">
                     {move || discard_note(later())}
                 </p>

@@ -47,7 +47,7 @@ pub fn TracePanel() -> impl IntoView {
         };
         let view = store.wire_view.get();
         store.exp.with(|e| {
-            let selected = selected_entry(view, e);
+            let selected = super::wire::selected(view, e);
             shown.update_value(|s| sync(&list, &scroller, e, selected, s))
         });
     });
@@ -65,7 +65,7 @@ pub fn TracePanel() -> impl IntoView {
             let n = trace.len();
             let numbered = trace.last().map_or(0, |t| t.seq as usize);
             let shown = (!all).then(|| {
-                let stays = [Some(e.viewed_record().id), selected_entry(view, e)];
+                let stays = [Some(e.viewed_record().id), super::wire::selected(view, e)];
                 (0..n)
                     .filter(|&i| {
                         !hidden_with_ticks(trace, i) || stays.contains(&Some(trace[i].seq))
@@ -395,15 +395,6 @@ fn clicked_seq(ev: &web_sys::MouseEvent) -> Option<u32> {
     let target: web_sys::Element = ev.target()?.dyn_into().ok()?;
     let li = target.closest("[data-seq]").ok()??;
     li.get_attribute("data-seq")?.parse().ok()
-}
-
-/// The entry whose messages the Wire panel shows (outlined in the trace).
-fn selected_entry(view: WireView, e: &Experiment) -> Option<u32> {
-    match view {
-        WireView::Entry(seq) => Some(seq),
-        WireView::Latest => super::wire::latest(e),
-        _ => None,
-    }
 }
 
 /// Sequence numbers missing before entry `i` went with the branches

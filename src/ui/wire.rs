@@ -28,14 +28,9 @@ pub fn WirePanel() -> impl IntoView {
     let view_kind = store.wire_view;
     // Which trace entry is shown (for Latest and Entry).
     let shown = Memo::new(move |_| {
-        store.exp.with(|e| {
-            let seq = match view_kind.get() {
-                WireView::Entry(seq) if entry_of(e, seq).is_some() => Some(seq),
-                WireView::Latest | WireView::Entry(_) => latest(e),
-                _ => None,
-            };
-            seq.and_then(|s| entry_of(e, s))
-        })
+        store
+            .exp
+            .with(|e| selected(view_kind.get(), e).and_then(|s| e.trace_entry(s).copied()))
     });
     let entry = move || shown.with(|t| t.map(|t| t.seq));
     let in_past = move || store.exp.with(Experiment::views_the_past);
@@ -474,11 +469,15 @@ fn encoding_label(enc: PauseEncoding) -> &'static str {
     }
 }
 
-/// The trace entry with sequence number `seq` (the trace is in seq order).
-fn entry_of(e: &Experiment, seq: u32) -> Option<TraceEntry> {
-    let trace = e.trace();
-    let i = trace.binary_search_by_key(&seq, |t| t.seq).ok()?;
-    Some(trace[i])
+/// The entry the panel shows for `view` (outlined in the trace): the one
+/// picked while it is in the trace, else the one Latest shows; none for an
+/// on-demand request.
+pub(super) fn selected(view: WireView, e: &Experiment) -> Option<u32> {
+    match view {
+        WireView::Entry(seq) if e.trace_entry(seq).is_some() => Some(seq),
+        WireView::Latest | WireView::Entry(_) => latest(e),
+        _ => None,
+    }
 }
 
 /// The entries the panel may show by default: the whole trace at the newest
@@ -501,7 +500,7 @@ pub(super) fn select_by(store: Store, delta: isize) {
     store.exp.with_untracked(|e| {
         let trace = e.trace();
         let current = match store.wire_view.get_untracked() {
-            WireView::Entry(seq) if entry_of(e, seq).is_some() => Some(seq),
+            view @ WireView::Entry(_) => selected(view, e),
             _ => latest(e),
         };
         // The trace is in seq order.

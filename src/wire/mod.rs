@@ -488,14 +488,12 @@ pub fn agent_card_in(pause_on: bool, enc: PauseEncoding) -> Value {
 pub fn to_jsonl(messages: &[WireMessage]) -> String {
     let mut out = String::new();
     for (i, m) in messages.iter().enumerate() {
-        out += &format!(
-            "{{\"seq\":{},\"from\":\"{}\",\"transport\":\"{}\",\"payloadType\":{},\"message\":{}}}\n",
-            i + 1,
-            m.from.as_str(),
-            m.transport.as_str(),
-            Value::from(m.payload_type),
-            m.message
+        let line = obj!(
+            "seq" => i + 1, "from" => m.from.as_str(), "transport" => m.transport.as_str(),
+            "payloadType" => m.payload_type, "message" => m.message.clone(),
         );
+        out += &line.to_string();
+        out.push('\n');
     }
     out
 }
@@ -675,16 +673,11 @@ impl<'a> Walk<'a> {
     fn set_by_pause_timeout(&self, at: &[u32]) -> Option<PauseEncoding> {
         at.iter()
             .any(|&seq| {
-                self.trace_entry(seq)
+                self.exp
+                    .trace_entry(seq)
                     .is_some_and(|e| e.event == Event::TimedOut)
             })
             .then_some(self.enc)
-    }
-
-    fn trace_entry(&self, seq: u32) -> Option<&'a TraceEntry> {
-        let trace = self.exp.trace();
-        let i = trace.binary_search_by_key(&seq, |e| e.seq).ok()?;
-        Some(&trace[i])
     }
 
     /// Walks one entry; returns its messages when `build` is set.
@@ -853,7 +846,7 @@ impl<'a> Walk<'a> {
         let history: Vec<Value> = records
             .iter()
             .take_while(|r| r.id <= rec)
-            .filter_map(|r| self.trace_entry(r.id))
+            .filter_map(|r| self.exp.trace_entry(r.id))
             .filter_map(|e| {
                 (self.client_message(e, true))
                     .or_else(|| self.kept_call(e))
@@ -899,7 +892,7 @@ impl<'a> Walk<'a> {
     /// The `TaskStatus` of the recorded state made by trace entry `rec`.
     fn status(&self, rec: u32) -> Value {
         let mut s = obj!("timestamp" => timestamp(self.time(rec)));
-        if let Some(e) = self.trace_entry(rec) {
+        if let Some(e) = self.exp.trace_entry(rec) {
             let state = match e.after {
                 TaskState::Paused if !self.core() => TaskState::Working,
                 s => s,
