@@ -29,9 +29,10 @@ use leptos::prelude::*;
 /// A random seed for the id source, drawn from the platform's generator (in
 /// the browser: `crypto.getRandomValues` through getrandom), within
 /// [`MAX_PORTABLE_SEED`] so that a run file keeps its ids through any JSON
-/// tool.
+/// tool. Its 53 bits are random: a v4 UUID's fixed version and variant bits
+/// lie outside the low 53 bits of its second half.
 pub fn random_seed() -> u64 {
-    uuid::Uuid::new_v4().as_u64_pair().0 & MAX_PORTABLE_SEED
+    uuid::Uuid::new_v4().as_u64_pair().1 & MAX_PORTABLE_SEED
 }
 
 /// The page, over a fresh experiment with randomly seeded ids.
