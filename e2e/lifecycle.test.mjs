@@ -285,6 +285,25 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
   await page.context().close();
 });
 
+test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than the screen', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 320, height: 640 } });
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
+  await page.getByLabel('Work units').fill('12');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 30 && !(await page.getByTestId('task-state').innerText()).startsWith('TASK_STATE_PAUSED'); i++) await step.click();
+  await waitState(page, 'TASK_STATE_PAUSED');
+  assert.match(await page.getByTestId('completed-units').innerText(), /^2 \/ 12$/);
+  // The twelve unit squares wrap; the pause's long names break inside their box.
+  const wide = await page.evaluate(() =>
+    [...document.querySelectorAll('.facts dd, .units')]
+      .filter((el) => el.scrollWidth > el.clientWidth || el.getBoundingClientRect().right > window.innerWidth)
+      .map((el) => el.textContent.slice(0, 40)));
+  assert.deepEqual(wide, []);
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('the panels are read, and focused, in the order they are shown: on a phone and on a desktop', async () => {
   // Each panel's heading and its box, in document order.
   const boxes = (page) =>

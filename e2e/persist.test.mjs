@@ -261,6 +261,31 @@ test('a tab told that another tab saved a different run over its own', async () 
   await a.context().close();
 });
 
+test('another tab\'s save while an alert is up is said once that alert is gone', async () => {
+  const a = await openPage(browser());
+  await a.getByLabel('Worker accepts cancellation').uncheck();
+  for (let i = 0; i < 2; i++) await a.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(a);
+  const b = await watch(await a.context().newPage());
+  await b.goto(a.url());
+  await b.getByTestId('task-state').waitFor();
+  // The worker refuses the cancellation: an alert is up in the first tab.
+  await a.getByRole('button', { name: 'Request cancellation' }).click();
+  await a.getByRole('alert').filter({ hasText: 'TaskNotCancelableError' }).waitFor();
+  await settle(a); // the refusal, traced, is saved before the other tab saves
+  const before = await snapshot(a);
+  await b.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(b);
+  await a.waitForTimeout(300);
+  assert.match(await a.getByTestId('alert').innerText(), /TaskNotCancelableError/, 'the alert up stays as it is');
+  await a.keyboard.press('Escape');
+  await a.getByRole('alert').filter({ hasText: 'Another tab of this page saved a different run' }).waitFor();
+  assert.deepEqual(await snapshot(a), before);
+  assertNoErrors(b);
+  assertNoErrors(a);
+  await a.context().close();
+});
+
 test('a save keeps the Undo copy that belongs with it, over one another tab kept there', async () => {
   const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });

@@ -297,22 +297,37 @@ const OTHER_TAB: &str = "Another tab of this page saved a different run in this 
 /// saving four times a second.
 pub fn watch_other_tabs(store: Store) {
     let told = StoredValue::new(false);
+    // Another tab saved while an alert was up: to be said once it is gone.
+    let due = StoredValue::new(false);
+    let tell = move |theirs: &str| {
+        if store.run_json() != theirs {
+            told.set_value(true);
+            store.alert.set(Some(OTHER_TAB.into()));
+        }
+    };
     let handle = window_event_listener(leptos::ev::storage, move |ev| {
-        if told.get_value()
-            || ev.key().as_deref() != Some(STORAGE_KEY)
-            || store.alert.with_untracked(Option::is_some)
-        {
+        if told.get_value() || ev.key().as_deref() != Some(STORAGE_KEY) {
             return;
         }
         let Some(theirs) = ev.new_value() else {
             return;
         };
-        if store.run_json() != theirs {
-            told.set_value(true);
-            store.alert.set(Some(OTHER_TAB.into()));
+        if store.alert.with_untracked(Option::is_some) {
+            due.set_value(true);
+        } else {
+            tell(&theirs);
         }
     });
     on_cleanup(move || handle.remove());
+    // What is saved then decides: this tab may have saved its run again since.
+    Effect::new(move |_| {
+        if store.alert.with(Option::is_none) && due.get_value() && !told.get_value() {
+            due.set_value(false);
+            if let Some(theirs) = stored(STORAGE_KEY) {
+                tell(&theirs);
+            }
+        }
+    });
 }
 
 /// Opens the run of the address's `#run=` fragment, if it has one, and
