@@ -866,3 +866,27 @@ test('across blocks of 100 entries the trace keeps following the newest one, and
     await page.context().close();
   }
 });
+
+test('a long follow-up chain scrolls within the Tasks panel, the viewed task in view', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Work units').fill('1');
+  await page.getByLabel('Seconds per unit').fill('1');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  const followUp = page.getByRole('button', { name: 'New follow-up task' });
+  for (let n = 1; n < 14; n++) {
+    while (await followUp.isDisabled()) await step.click();
+    await followUp.click();
+  }
+  const list = page.getByTestId('task-list');
+  await page.getByTestId('task-list-item').nth(13).waitFor();
+  const box = () => list.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const viewed = el.querySelector('li.viewed').getBoundingClientRect();
+    return { scrolls: el.scrollHeight > el.clientHeight, height: r.height, inView: viewed.top >= r.top && viewed.bottom <= r.bottom };
+  });
+  const b = await box();
+  assert.ok(b.scrolls && b.height < 500, JSON.stringify(b));
+  assert.ok(b.inView, 'the newest task, viewed, is in the list\'s view');
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -60,10 +60,22 @@ pub fn TasksPanel() -> impl IntoView {
                 .collect_view()
         })
     };
+    // The viewed task's row stays in the list's view as the chain grows and
+    // as another task is viewed (the list alone scrolls, never the page).
+    let list = NodeRef::<leptos::html::Ol>::new();
+    Effect::new(move |_| {
+        let viewed = summary.with(|(_, viewed, _)| *viewed);
+        let (Some(list), Ok(i)) = (list.get(), u32::try_from(viewed)) else {
+            return;
+        };
+        if let Some(row) = list.children().item(i) {
+            super::trace::bring_into_view(&list, &row);
+        }
+    });
     view! {
         <section class="panel" aria-labelledby="tasks-h">
             <h2 id="tasks-h">"Tasks in this context"</h2>
-            <ol class="task-list" data-testid="task-list">{rows}</ol>
+            <ol class="task-list" data-testid="task-list" node_ref=list>{rows}</ol>
         </section>
     }
 }

@@ -248,7 +248,7 @@ fn sync(
 
 /// Scrolls the trace (and nothing else) so that `el` is in view, a third of
 /// the way down, unless it already is.
-fn bring_into_view(scroller: &web_sys::Element, el: &web_sys::Element) {
+pub(super) fn bring_into_view(scroller: &web_sys::Element, el: &web_sys::Element) {
     let view = scroller.get_bounding_client_rect();
     let rect = el.get_bounding_client_rect();
     if rect.top() >= view.top() && rect.bottom() <= view.bottom() {
