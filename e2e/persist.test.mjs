@@ -770,7 +770,18 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
-  assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run \(storage is full or off\): Download run or Copy link, under Save and share, keeps it\./);
+  assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run \(storage is full or off\): Download run or Copy link, under Save and share, keeps it\. It is said once, until a save succeeds\./);
+  // Said once: the next refused save does not bring it back after the user has read on.
+  await step.click();
+  await settle(page);
+  assert.equal(await notice.innerText(), '');
+  // A save that succeeds again, then one refused: said again.
+  await page.evaluate(() => { window.__full = false; });
+  await step.click();
+  await settle(page);
+  await page.evaluate(() => { window.__full = true; });
+  await step.click();
+  await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
   assertNoErrors(page);
   await page.context().close();
 });

@@ -206,6 +206,9 @@ thread_local! {
     /// An unreadable Undo copy that could not be moved apart stays under
     /// [`PREVIOUS_KEY`], as the page said, until a run is kept there.
     static UNDO_COPY_STAYS: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The browser refused the last save of the run: said once, not again
+    /// at each save it refuses after it, until one succeeds.
+    static SAVE_REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Writes the run Undo would bring back under [`PREVIOUS_KEY`], or removes
@@ -467,13 +470,17 @@ fn save(store: Store, text: &str) {
         return;
     }
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
-    if !matches!(saved, Some(Ok(()))) {
+    let refused = !matches!(saved, Some(Ok(())));
+    if refused && !SAVE_REFUSED.replace(true) {
         add_to_notice(
             store,
-            "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it.",
+            "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it. It is said once, until a save succeeds.",
         );
+    }
+    if refused {
         return;
     }
+    SAVE_REFUSED.set(false);
     // A reload opens this checkpoint with the Undo copy beside it: this
     // tab's, not one another tab kept there since.
     store_undo_copy(store, false);
