@@ -111,17 +111,16 @@ pub fn WirePanel() -> impl IntoView {
                     .with(|e| e.snapshot().state == TaskState::InputRequired);
                 let later = opened.then(|| {
                     let stream = if waits_for_input {
-                        "the stream the clarification opens (the first one closed at \
-                         INPUT_REQUIRED)"
+                        "the stream the clarification opens (the first closed at INPUT_REQUIRED)"
                     } else {
                         "the stream the client opened first"
                     };
                     format!(
-                        "Later events reach this subscription as they reach {stream}, the same \
-                         frames in the same order; this agent ends it where it ends that stream, at \
-                         a terminal state or the next INPUT_REQUIRED (as a2a-sdk 1.3.0 does when \
-                         it tails a task another server runs). The trace's entries show each frame \
-                         once, on the task's own stream."
+                        "Later events reach this subscription as they reach {stream}, in the same \
+                         order. This agent ends it where it ends that stream: at a terminal state \
+                         or the next INPUT_REQUIRED (a2a-sdk 1.3.0 does the same when it follows a \
+                         task run by another server). The trace shows each frame once, on the \
+                         task's own stream."
                     )
                 });
                 return both(store.exp.with(answered_from_the_past), later);
