@@ -89,6 +89,11 @@ setup_main() {
     "[[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]" \
     "apt-get update -qq && apt-get install -y -qq chromium chromium-driver"
 
+  # Debian splits venv's pip bootstrap into its own package.
+  step "python3 venv (Debian)" \
+    "python3 -c 'import ensurepip, venv'" \
+    "apt-get update -qq && apt-get install -y -qq python3-venv"
+
   setup_venv
 }
 
