@@ -118,3 +118,25 @@ fn undo_of_a_settings_change_brings_back_the_runs_own_undo_of_a_discard() {
     store.undo_discard();
     assert_eq!(states(), before, "the discarded states are back");
 }
+
+#[test]
+fn an_opened_run_says_where_its_view_is_as_moving_there_would() {
+    use a2a_control_room::model::Action;
+    let _owner = owner();
+    let (seen, _) = stepped(3, 6);
+    seen.seek(1);
+    let moved_there = seen.status.get_untracked();
+    assert!(moved_there.contains("Viewing state 2 of"), "{moved_there}");
+    let (store, _) = stepped(5, 1);
+    store.open(&seen.run_json()).unwrap();
+    assert_eq!(store.status.get_untracked(), moved_there);
+
+    // An earlier task of the context, viewed: read-only, said so.
+    let (seen, _) = stepped(3, 40);
+    seen.act(Action::FollowUp);
+    seen.view_task(0);
+    let moved_there = seen.status.get_untracked();
+    assert!(moved_there.ends_with("read-only."), "{moved_there}");
+    store.open(&seen.run_json()).unwrap();
+    assert_eq!(store.status.get_untracked(), moved_there);
+}

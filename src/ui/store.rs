@@ -762,7 +762,8 @@ impl Store {
         self.started_ms.set(started_ms);
         self.wire_view.set(WireView::Latest);
         self.exp.set(exp);
-        self.status.set(self.describe_state());
+        // An opened run may be viewed at an earlier state or task.
+        self.status.set(self.view_status());
     }
 
     /// Views another recorded state of the viewed task.
@@ -780,24 +781,29 @@ impl Store {
                 self.forget_discarded();
                 // A refusal said about another state is no longer true here.
                 self.alert.set(None);
-                // Where the view now is, and what acting from there would do.
-                let (k, n, later, read_only) = self.exp.with_untracked(|e| {
-                    let n = e.viewed_task().records().len();
-                    (e.position() + 1, n, e.later_count(), e.is_read_only())
-                });
-                let mut said = self.describe_state();
-                if read_only {
-                    said += " It is an earlier task of this context: read-only.";
-                } else if later > 0 {
-                    said += &format!(
-                        " Viewing state {k} of {n}: an action that changes the task now discards the {later} later recorded state{}.",
-                        plural(later)
-                    );
-                }
-                self.status.set(said);
+                self.status.set(self.view_status());
             }
             None => {}
         }
+    }
+
+    /// The viewed state, described, with where the view is and what acting
+    /// from there would do.
+    fn view_status(&self) -> String {
+        let (k, n, later, read_only) = self.exp.with_untracked(|e| {
+            let n = e.viewed_task().records().len();
+            (e.position() + 1, n, e.later_count(), e.is_read_only())
+        });
+        let mut said = self.describe_state();
+        if read_only {
+            said += " It is an earlier task of this context: read-only.";
+        } else if later > 0 {
+            said += &format!(
+                " Viewing state {k} of {n}: an action that changes the task now discards the {later} later recorded state{}.",
+                plural(later)
+            );
+        }
+        said
     }
 
     /// Moves the viewed recorded state by `delta`, staying in range.
