@@ -39,7 +39,7 @@ cp Cargo.lock bench/counter/Cargo.lock
   { trunk build --release >/dev/null 2>&1 || trunk build --release; })
 echo "  minimal Leptos counter (bench/counter):"
 counter=$(page_size bench/counter/dist)
-printf '  control room %s gzip; counter %s gzip; ratio %s (issue budget: within 3x, i.e. %s)\n' \
+printf '  control room %s gzip; counter %s gzip; ratio %s (goal: within 3x, i.e. %s; see docs/size.md)\n' \
   "$(kb "$page")" "$(kb "$counter")" "$(awk -v a="$page" -v b="$counter" 'BEGIN { printf "%.2fx", a / b }')" \
   "$(kb $((counter * 3)))"
 
