@@ -34,7 +34,7 @@ test('resume an interruption, not a terminal task', async () => {
   assert.deepEqual(await page.getByTestId('wire-message').evaluateAll((ms) => ms.map((m) => m.dataset.payloadType)),
     ['SubscribeToTaskRequest', 'StreamResponse']);
   assert.doesNotMatch(await text(page, 'wire-messages'), /closes the stream/);
-  assert.match(await page.locator('.wire .warning').innerText(), /Later events reach this subscription as they reach the stream the clarification opens/);
+  assert.match(await page.locator('.wire .warning').innerText(), /Later events reach this subscription as they reach the stream the clarification opens .* until the task reaches a terminal state/);
   await page.getByRole('button', { name: 'Latest', exact: true }).click();
 
   // The proposed clarification is shown whole, not cut off at the field's edge.
@@ -887,6 +887,13 @@ test('a long follow-up chain scrolls within the Tasks panel, the viewed task in 
   const b = await box();
   assert.ok(b.scrolls && b.height < 500, JSON.stringify(b));
   assert.ok(b.inView, 'the newest task, viewed, is in the list\'s view');
+  // A reader scrolled up the list is not moved back by the task's state changing.
+  await list.evaluate((el) => { el.scrollTop = 0; });
+  const before = await page.getByTestId('task-state').innerText();
+  await step.click();
+  assert.notEqual(await page.getByTestId('task-state').innerText(), before);
+  await page.waitForTimeout(100);
+  assert.equal(await list.evaluate((el) => el.scrollTop), 0);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -38,6 +38,10 @@ lock_version() {
 # conformance/requirements.txt; installed again whenever that file changes.
 setup_venv() {
   local venv="$ROOT/.venv-conformance" req="$ROOT/conformance/requirements.txt"
+  # Debian splits venv's pip bootstrap into its own package.
+  step "python3 venv (Debian)" \
+    "[[ -x '$venv/bin/pip' ]] || python3 -c 'import ensurepip, venv'" \
+    "apt-get update -qq && apt-get install -y -qq python3-venv"
   step "python venv .venv-conformance" \
     "cmp -s '$req' '$venv/.requirements-installed'" \
     "python3 -m venv '$venv' && '$venv/bin/pip' install -q -r '$req' && cp '$req' '$venv/.requirements-installed'"
@@ -88,11 +92,6 @@ setup_main() {
   step "chromium + chromedriver (Debian)" \
     "[[ -x /usr/bin/chromium && -x /usr/bin/chromedriver ]]" \
     "apt-get update -qq && apt-get install -y -qq chromium chromium-driver"
-
-  # Debian splits venv's pip bootstrap into its own package.
-  step "python3 venv (Debian)" \
-    "python3 -c 'import ensurepip, venv'" \
-    "apt-get update -qq && apt-get install -y -qq python3-venv"
 
   setup_venv
 }

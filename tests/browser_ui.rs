@@ -1018,11 +1018,12 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
         format!("Subscribe to task: the agent answers a stream that opens with the task, in {state}; Wire shows the exchange.")
     );
     // The stream's later frames are not drawn again under it: said so.
+    let note = p.text(".wire .warning");
     assert!(
-        p.text(".wire .warning")
-            .starts_with("Later events reach this subscription"),
-        "{}",
-        p.text(".wire .warning")
+        note.starts_with(
+            "Later events reach this subscription as they reach the task's open stream"
+        ) && note.contains("until the task reaches a terminal state"),
+        "{note}"
     );
     p.click("#wire-get-task").await;
     // On an earlier state it answers as of then, and says a real one would not.

@@ -611,8 +611,7 @@ fn a_run_saved_when_a_long_event_name_was_accepted_still_opens() {
 
 #[test]
 fn a_storage_message_is_said_once_after_what_the_notice_said() {
-    use a2a_control_room::ui::notice_with;
-    let full = "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it.";
+    use a2a_control_room::ui::{notice_with, SAVE_REFUSED_NOTICE as full};
     let said = notice_with("Step: discarded 4 later recorded states.", full);
     assert_eq!(
         said,

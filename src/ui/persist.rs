@@ -290,6 +290,9 @@ pub fn follow_links(store: Store) {
     on_cleanup(move || handle.remove());
 }
 
+/// What the page says when the browser refuses to save the run.
+pub const SAVE_REFUSED_NOTICE: &str = "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it. It is said once, until a save succeeds.";
+
 /// What a tab says when another tab of the page saves a different run.
 const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved (this is said once). This tab's run is still on the page and is saved again at its next change; Download run or Copy link keeps it for sure.";
 
@@ -472,10 +475,7 @@ fn save(store: Store, text: &str) {
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
     let refused = !matches!(saved, Some(Ok(())));
     if refused && !SAVE_REFUSED.replace(true) {
-        add_to_notice(
-            store,
-            "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it. It is said once, until a save succeeds.",
-        );
+        add_to_notice(store, SAVE_REFUSED_NOTICE);
     }
     if refused {
         return;

@@ -62,15 +62,22 @@ pub fn TasksPanel() -> impl IntoView {
     };
     // The viewed task's row stays in the list's view as the chain grows and
     // as another task is viewed (the list alone scrolls, never the page).
+    // Only a task added or another viewed moves it: a reader scrolled up
+    // the list stays where they are while a task plays.
     let list = NodeRef::<leptos::html::Ol>::new();
+    let rows_and_viewed =
+        Memo::new(move |_| summary.with(|(rows, viewed, _)| (rows.len(), *viewed)));
     Effect::new(move |_| {
-        let viewed = summary.with(|(_, viewed, _)| *viewed);
-        let (Some(list), Ok(i)) = (list.get(), u32::try_from(viewed)) else {
-            return;
-        };
-        if let Some(row) = list.children().item(i) {
-            super::trace::bring_into_view(&list, &row);
-        }
+        let (_, viewed) = rows_and_viewed.get();
+        // Once the rows are drawn.
+        request_animation_frame(move || {
+            let (Some(list), Ok(i)) = (list.get_untracked(), u32::try_from(viewed)) else {
+                return;
+            };
+            if let Some(row) = list.children().item(i) {
+                super::trace::bring_into_view(&list, &row);
+            }
+        });
     });
     view! {
         <section class="panel" aria-labelledby="tasks-h">

@@ -111,16 +111,16 @@ pub fn WirePanel() -> impl IntoView {
                     .with(|e| e.snapshot().state == TaskState::InputRequired);
                 let later = opened.then(|| {
                     let stream = if waits_for_input {
-                        "the stream the clarification opens (the first closed at INPUT_REQUIRED)"
+                        "the stream the clarification opens (the one before it closed at \
+                         INPUT_REQUIRED)"
                     } else {
-                        "the stream the client opened first"
+                        "the task's open stream (the one its last message opened)"
                     };
                     format!(
                         "Later events reach this subscription as they reach {stream}, in the same \
-                         order. This agent ends it where it ends that stream: at a terminal state \
-                         or the next INPUT_REQUIRED (a2a-sdk 1.3.0 does the same when it follows a \
-                         task run by another server). The trace shows each frame once, on the \
-                         task's own stream."
+                         order, until the task reaches a terminal state, as the spec says and \
+                         a2a-sdk 1.3.0 does. The trace shows each frame once, on the task's own \
+                         stream."
                     )
                 });
                 return both(store.exp.with(answered_from_the_past), later);
@@ -498,10 +498,7 @@ fn up_to_view(e: &Experiment) -> &[TraceEntry] {
 pub(super) fn select_by(store: Store, delta: isize) {
     store.exp.with_untracked(|e| {
         let trace = e.trace();
-        let current = match store.wire_view.get_untracked() {
-            view @ WireView::Entry(_) => selected(view, e),
-            _ => latest(e),
-        };
+        let current = selected(store.wire_view.get_untracked(), e).or_else(|| latest(e));
         // The trace is in seq order.
         let i = current
             .and_then(|s| trace.binary_search_by_key(&s, |t| t.seq).ok())

@@ -13,8 +13,9 @@
 //!   through AUTH_REQUIRED (the spec's sections disagree on INPUT_REQUIRED;
 //!   §7.6.1 says a stream SHOULD stay open through AUTH_REQUIRED; a2a-js does
 //!   both; a2a-sdk 1.3.0's blocking `SendMessage` returns at either).
-//!   A `SubscribeToTask` stream opened on a live task stays open: the agent
-//!   does not close it at the state it found.
+//!   A `SubscribeToTask` stream opened on a live task stays open until the
+//!   task reaches a terminal state, INPUT_REQUIRED included (the spec's rule
+//!   for subscriptions; a2a-sdk 1.3.0 does the same).
 //! - Worked seconds carry nothing on the wire. The artifact is streamed only at
 //!   completion: one `artifactUpdate` with `lastChunk:true` just before the
 //!   COMPLETED `statusUpdate`, so a failed or canceled task never had one.
@@ -336,9 +337,9 @@ fn stream_ends_at(state: TaskState) -> bool {
 
 /// `SubscribeToTask` for the viewed task: the first frame (the `task`), or
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
-/// The stream stays open after that frame, at INPUT_REQUIRED too (the spec
-/// ends a subscription only at a terminal state; a2a-sdk 1.3.0 keeps it
-/// open): later frames reach it as they reach the task's own stream.
+/// The stream stays open after that frame, at INPUT_REQUIRED too, until a
+/// terminal state (the spec's rule for subscriptions; a2a-sdk 1.3.0 keeps
+/// it open as long): later frames reach it as they reach the task's stream.
 /// The pause proposal is in `enc`; the JSON-RPC id is `subscribe-N`.
 pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
