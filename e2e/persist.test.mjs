@@ -765,9 +765,11 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await notice.filter({ hasText: 'keep the run from before' }).waitFor();
   assert.match(await notice.innerText(), /^Work units changed: a fresh experiment started.* Undo brings it back until you reload\.$/s);
   // Now full for everything: a discard is still said, and the failed save after it.
+  // (The seek is saved first: the refusal is said once, at the first save refused.)
   for (let i = 0; i < 4; i++) await step.click();
-  await page.evaluate(() => { window.__full = true; });
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  await settle(page);
+  await page.evaluate(() => { window.__full = true; });
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
   assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run \(storage is full or off\): Download run or Copy link, under Save and share, keeps it\. It is said once, until a save succeeds\./);
