@@ -884,6 +884,8 @@ test('a long follow-up chain scrolls within the Tasks panel, the viewed task in 
     const viewed = el.querySelector('li.viewed').getBoundingClientRect();
     return { scrolls: el.scrollHeight > el.clientHeight, height: r.height, inView: viewed.top >= r.top && viewed.bottom <= r.bottom };
   });
+  // The list scrolls in the frame after the new row is drawn: two frames.
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   const b = await box();
   assert.ok(b.scrolls && b.height < 500, JSON.stringify(b));
   assert.ok(b.inView, 'the newest task, viewed, is in the list\'s view');
@@ -892,7 +894,7 @@ test('a long follow-up chain scrolls within the Tasks panel, the viewed task in 
   const before = await page.getByTestId('task-state').innerText();
   await step.click();
   assert.notEqual(await page.getByTestId('task-state').innerText(), before);
-  await page.waitForTimeout(100);
+  await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
   assert.equal(await list.evaluate((el) => el.scrollTop), 0);
   assertNoErrors(page);
   await page.context().close();
