@@ -473,11 +473,10 @@ fn save(store: Store, text: &str) {
         return;
     }
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
-    let refused = !matches!(saved, Some(Ok(())));
-    if refused && !SAVE_REFUSED.replace(true) {
-        add_to_notice(store, SAVE_REFUSED_NOTICE);
-    }
-    if refused {
+    if !matches!(saved, Some(Ok(()))) {
+        if !SAVE_REFUSED.replace(true) {
+            add_to_notice(store, SAVE_REFUSED_NOTICE);
+        }
         return;
     }
     SAVE_REFUSED.set(false);

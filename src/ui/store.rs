@@ -792,7 +792,12 @@ impl Store {
     fn view_status(&self) -> String {
         let (k, n, later, read_only) = self.exp.with_untracked(|e| {
             let n = e.viewed_task().records().len();
-            (e.position() + 1, n, e.later_count(), e.is_read_only())
+            (
+                e.position() + 1,
+                n,
+                e.discarded_by_acting(),
+                e.is_read_only(),
+            )
         });
         let mut said = self.describe_state();
         if read_only {
@@ -891,7 +896,7 @@ impl Store {
 
     /// Marks whether the run kept for Undo, if any, was replaced by the run
     /// on the page being opened (and it is still unacted on).
-    pub fn kept_by_open(&self, by_open: bool) {
+    pub(super) fn kept_by_open(&self, by_open: bool) {
         self.replaced.update_untracked(|kept| {
             if let Some(kept) = kept {
                 kept.by_open = by_open;
