@@ -94,6 +94,11 @@ export async function watch(page) {
     }
   });
   page.on('pageerror', (err) => seen.push(`pageerror: ${err.stack || err.message}`));
+  // The page opens no dialogs: one would be a script of the user's text running.
+  page.on('dialog', (d) => {
+    seen.push(`dialog (${d.type()}): ${d.message()}`);
+    d.dismiss().catch(() => {});
+  });
   await page.exposeFunction('__reportCspViolation', (v) => seen.push(`CSP violation: ${v}`));
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (e) => {
@@ -109,6 +114,10 @@ export async function watch(page) {
 export function takeErrors(page) {
   return (problems.get(page) || []).splice(0);
 }
+
+/** Resolves once the page has painted two more frames (after work it defers with requestAnimationFrame). */
+export const frames = (page) =>
+  page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
 
 /** Fails listing every console error, page error and CSP violation collected so far. */
 export function assertNoErrors(page) {

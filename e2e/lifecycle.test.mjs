@@ -2,7 +2,7 @@
 // experiment driven with the keyboard alone.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertNoErrors, axeViolations, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
+import { assertNoErrors, axeViolations, frames, openPage, sharedBrowser, text, waitState } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -232,12 +232,12 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByLabel('Speed').selectOption({ label: '10×' });
     // The settings are drawn before watching: Playwright sets them from script,
     // which the browser does not count as recent input.
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    await frames(page);
     // Layout shifts not caused by recent input, as the browser reports them.
     await page.evaluate(() => {
       window.__shifts = [];
-      new PerformanceObserver((list) => {
-        for (const e of list.getEntries()) {
+      const record = (entries) => {
+        for (const e of entries) {
           if (!e.hadRecentInput) {
             const name = (n) => {
               const el = n?.nodeType === 3 ? n.parentElement : n;
@@ -247,7 +247,14 @@ test('nothing on the page shifts while a task plays', async () => {
             window.__shifts.push(`${e.value.toFixed(6)} (${nodes})`);
           }
         }
-      }).observe({ type: 'layout-shift' });
+      };
+      const observer = new PerformanceObserver((list) => record(list.getEntries()));
+      observer.observe({ type: 'layout-shift' });
+      // Every shift so far, those not yet delivered to the callback included.
+      window.__allShifts = () => {
+        record(observer.takeRecords());
+        return window.__shifts;
+      };
     });
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
@@ -259,8 +266,8 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByRole('button', { name: 'Authorize' }).click();
     await page.getByRole('button', { name: 'Play', exact: true }).click();
     await waitState(page, 'TASK_STATE_COMPLETED');
-    await page.waitForTimeout(300);
-    assert.deepEqual(await page.evaluate(() => window.__shifts), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
+    await frames(page);
+    assert.deepEqual(await page.evaluate(() => window.__allShifts()), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
     assertNoErrors(page);
     await page.context().close();
   }
@@ -446,7 +453,7 @@ test('Space on a slider leaves the page and the task where they are', async () =
     const before = await page.evaluate(() => window.scrollY);
     const value = await slider.inputValue();
     await page.keyboard.press(' ');
-    await page.waitForTimeout(100);
+    await frames(page);
     assert.equal(await page.evaluate(() => window.scrollY), before, `${label}: the page did not scroll`);
     assert.equal(await slider.inputValue(), value);
     assert.equal(await page.evaluate(() => document.activeElement.getAttribute('aria-label') ?? document.activeElement.id), await slider.evaluate((s) => s.getAttribute('aria-label') ?? s.id));
@@ -541,6 +548,7 @@ test('where Play stops for the client, one click goes to the control that answer
     const answered = async (label, id) => {
       assert.equal(await goTo.innerText(), label);
       await goTo.click();
+      await frames(page);
       assert.equal(await page.evaluate(() => document.activeElement?.id), id);
       const box = await page.locator(`#${id}`).boundingBox();
       assert.ok(box.y >= 0 && box.y + box.height <= viewport.height, `${viewport.width}px: #${id} is in view`);
@@ -577,6 +585,7 @@ test('where Play stops for the client, one click goes to the control that answer
     await answered('Go to resume', 'act-resume');
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_WORKING');
+    await frames(page);
     // Focus went from the disabled Resume task to the link to Play.
     assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Go to Play');
     assert.ok(await focusInView(page), `${viewport.width}px: Go to Play, focused after Resume task, is in view`);

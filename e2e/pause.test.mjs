@@ -72,9 +72,11 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   assert.ok(await page.locator('#play').isDisabled());
   assert.match(await page.locator('#step-reason').innerText(), /Step waits one minute; Play has nothing to run/);
   assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
-  // A minute on the waiting clock sends nothing: the Wire panel keeps the
-  // self-park in view and says what came after it.
+  // A minute on the waiting clock sends nothing, and wakes nothing: the
+  // Wire panel keeps the self-park in view and says what came after it.
   await click(page, 'step');
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
+  assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
   assert.match(await text(page, 'wire-heading'), /\(latest with messages — the waited minutes after it put nothing on the wire\)/);
   // In the v1.0 extension encoding the self-park travels in metadata on the
   // task's first stream: the request that opened it activated the extension.
@@ -94,6 +96,11 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   await page.getByLabel('Pause encoding').selectOption('core');
   assert.doesNotMatch(await http.first().innerText(), /A2A-Extensions/);
   assert.equal(await http.nth(1).innerText(), 'HTTP 200 OK · Content-Type: text/event-stream');
+  // No event wakes it: it waits for none.
+  await page.locator('#event-to-fire').fill('pr.merged');
+  await click(page, 'act-fire-event');
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
+  assert.match(await text(page, 'status'), /nothing waits for the event “pr\.merged”; nothing changed/);
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');
   await done(page);
@@ -101,22 +108,26 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
 
 test('Play stops where a self-park with a timeout takes effect; Play again runs its waiting clock', async () => {
   const page = await proposalPage({ park: 2, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary' });
+  // Play's ticks run on a clock the test moves.
+  await page.clock.install();
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
-  await waitState(page, 'TASK_STATE_PAUSED');
-  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  await page.clock.runFor(5_000);
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
+  assert.equal(await page.locator('#play').innerText(), 'Play');
   assert.match(
     await text(page, 'status'),
     /Playback stopped: the task paused\. Resume it or fire its event, or press Play to let its waiting clock run\./,
   );
-  // The client's turn: nothing ran past it, for three of Play's ticks (500 ms at 10×).
+  // The client's turn: nothing ran past it, for a minute of Play's ticks.
   const entries = await page.getByTestId('trace-entry').count();
-  await page.waitForTimeout(1500);
+  await page.clock.runFor(60_000);
   assert.equal(await page.getByTestId('trace-entry').count(), entries);
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
   assert.ok(!(await page.locator('#play').isDisabled()), 'Play can run the waiting clock');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
-  await waitState(page, 'TASK_STATE_COMPLETED');
+  await page.clock.runFor(60_000);
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_COMPLETED');
   assert.match(await page.getByTestId("trace").innerText(), /self-park timeout/);
   await done(page);
 });
@@ -253,5 +264,36 @@ test('(f, g, h) wrong token, re-pause, cancel while paused', async () => {
   await page.getByRole('button', { name: 'Request cancellation' }).click(); // (g)
   await waitState(page, 'TASK_STATE_CANCELED');
   assert.ok(await page.locator('#act-resume').isDisabled());
+  await done(page);
+});
+
+test('Export transcript writes the chosen pause encoding: the proposed core, or v1.0 with the extension', async () => {
+  const page = await proposalPage();
+  await click(page, 'step');
+  await click(page, 'act-pause');
+  await click(page, 'step');
+  await click(page, 'step');
+  await waitState(page, 'TASK_STATE_PAUSED');
+  await click(page, 'act-resume');
+  await waitState(page, 'TASK_STATE_WORKING');
+  const exported = async (encoding) => {
+    await page.getByLabel('Pause encoding').selectOption(encoding);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export transcript' }).click(),
+    ]);
+    const { readFile } = await import('node:fs/promises');
+    return (await readFile(await download.path(), 'utf8')).trim().split('\n');
+  };
+  const core = await exported('core');
+  const types = core.map((l) => JSON.parse(l).payloadType);
+  for (const t of ['proposal:PauseTaskRequest', 'proposal:PauseTaskResponse', 'proposal:ResumeTaskRequest']) {
+    assert.ok(types.includes(t), `${t} in ${types.join(' ')}`);
+  }
+  assert.ok(core.some((l) => l.includes('"TASK_STATE_PAUSED"')));
+  const ext = await exported('ext');
+  assert.equal(ext.length, core.length, 'the same exchanges, encoded another way');
+  assert.deepEqual(ext.filter((l) => /"payloadType":"proposal:|TASK_STATE_PAUSED/.test(l)), []);
+  assert.ok(ext.some((l) => l.includes('https://a2a-control-room.example/extensions/pause/v1')));
   await done(page);
 });

@@ -5,7 +5,7 @@ import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
-import { BASE_URL, assertNoErrors, openPage, sharedBrowser, watch } from './helpers.mjs';
+import { BASE_URL, assertNoErrors, openPage, sharedBrowser, text, waitState, watch } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -29,6 +29,14 @@ async function snapshot(page) {
 // The checkpoint is written 250 ms after a change; until then the root
 // element's data-save is "due".
 const settle = (page) => page.waitForFunction(() => document.documentElement.dataset.save === 'idle');
+
+// Listens for the next save another tab makes (a storage event); the
+// promise `heard` returns resolves once the page has handled it.
+const listen = (page) =>
+  page.evaluate(() => {
+    window.__heard = new Promise((done) => addEventListener('storage', () => setTimeout(done, 0), { once: true }));
+  });
+const heard = (page) => page.evaluate(() => window.__heard);
 
 /** A run with an interruption, a clarification, a follow-up and a seek into the past. */
 async function someRun(page) {
@@ -61,10 +69,14 @@ test('a reload restores the run exactly', async () => {
 
 test('a copied link reproduces the run in a fresh browser; a run file imports it', async () => {
   const page = await openPage(browser());
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const before = await someRun(page);
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByLabel('Link to this run').inputValue();
   assert.ok(link.includes('#run='), link);
+  // On the clipboard, as the button says.
+  await page.waitForFunction((l) => navigator.clipboard.readText().then((t) => t === l), link);
+  assert.equal(await page.getByTestId('alert').innerText(), '');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     page.getByRole('button', { name: 'Download run' }).click(),
@@ -252,9 +264,10 @@ test('a tab told that another tab saved a different run over its own', async () 
   assert.deepEqual(await snapshot(a), before);
   // Said once: dismissed, it does not come back at the other tab's next saves.
   await a.keyboard.press('Escape');
+  await listen(a);
   await b.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(b);
-  await a.waitForTimeout(300);
+  await heard(a);
   assert.equal(await a.getByTestId('alert').innerText(), '');
   assertNoErrors(b);
   assertNoErrors(a);
@@ -274,9 +287,10 @@ test('another tab\'s save while an alert is up is said once that alert is gone',
   await a.getByRole('alert').filter({ hasText: 'TaskNotCancelableError' }).waitFor();
   await settle(a); // the refusal, traced, is saved before the other tab saves
   const before = await snapshot(a);
+  await listen(a);
   await b.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(b);
-  await a.waitForTimeout(300);
+  await heard(a);
   assert.match(await a.getByTestId('alert').innerText(), /TaskNotCancelableError/, 'the alert up stays as it is');
   await a.keyboard.press('Escape');
   await a.getByRole('alert').filter({ hasText: 'Another tab of this page saved a different run' }).waitFor();
@@ -784,6 +798,60 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await page.evaluate(() => { window.__full = true; });
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a run grown past 1 MiB is no longer saved, linked or downloaded, and the page says so', async () => {
+  const MAX = 1 << 20;
+  const page = await openPage(browser());
+  await page.getByLabel('Require input before unit').fill('2');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  while (await step.isEnabled()) await step.click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download run' }).click(),
+  ]);
+  const { readFile } = await import('node:fs/promises');
+  const run = JSON.parse(await readFile(await download.path(), 'utf8'));
+  // Clarifications sent while the task was SUBMITTED, each refused, fill the
+  // file to just under the limit: a file the page opens.
+  const refused = (n) => ({ Act: { action: { SupplyClarification: 'x'.repeat(n) }, ok: false } });
+  const size = () => Buffer.byteLength(JSON.stringify(run));
+  const item = Buffer.byteLength(JSON.stringify(refused(500))) + 1;
+  const target = MAX - 300;
+  while (size() + item <= target) run.script.unshift(refused(500));
+  run.script.unshift(refused(Math.max(1, 500 - (size() + item - target))));
+  await page.locator('#import-run').setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+  await page.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
+  await settle(page);
+  const checkpoint = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  const saved = await checkpoint();
+  assert.ok(saved.length <= MAX && saved.length > MAX - 500, `the opened run is just under the limit: ${saved.length} bytes`);
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
+  // One accepted clarification of 500 characters takes it past.
+  await page.getByLabel('Clarification text').fill('y'.repeat(500));
+  await page.getByRole('button', { name: 'Supply clarification' }).click();
+  await waitState(page, 'TASK_STATE_WORKING');
+  await settle(page);
+  const over = /This run is now (\d+) bytes long, more than the 1048576 a run may have: it is no longer saved, and a link or file of it would not open\./;
+  const said = (await page.getByTestId('notice').innerText()).match(over);
+  assert.ok(said && Number(said[1]) > MAX, await page.getByTestId('notice').innerText());
+  assert.equal(await checkpoint(), saved, 'the last run that fits stays saved');
+  // Neither a link nor a file: an alert says why, and nothing is downloaded.
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  assert.match(await page.getByTestId('alert').innerText(), over);
+  assert.equal(await page.getByLabel('Link to this run').count(), 0);
+  await page.getByRole('button', { name: 'Dismiss', exact: true }).click();
+  let downloads = 0;
+  page.on('download', () => downloads++);
+  await page.getByRole('button', { name: 'Download run' }).click();
+  assert.match(await page.getByTestId('alert').innerText(), over);
+  assert.equal(downloads, 0);
+  // The run on the page goes on: it plays as before.
+  await step.click();
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_WORKING');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -36,6 +36,8 @@ fn every_edge_joins_two_states_and_the_proposal_adds_only_paused_edges() {
 #[test]
 fn terminal_states_are_drawn_doubled_and_every_state_is_named_by_its_kind() {
     let svg = diagram_svg(&exp(proposal()));
+    // The eight v1.0 states and the proposal's PAUSED.
+    assert_eq!(svg.matches("<g class=\"node").count(), 9);
     for g in svg.split("<g class=\"node").skip(1) {
         let g = &g[..g.find("</g>").unwrap()];
         let state = TaskState::ALL

@@ -14,8 +14,13 @@ enum Op {
     Act(Action),
     Seek(usize),
     ViewTask(usize),
-    /// ResumeTask with the viewed pause's own token (or a stale one).
+    /// ResumeTask with the viewed pause's own token.
     ResumeRight,
+    /// ResumeTask with a token the run issued earlier that is not the viewed
+    /// pause's (the nth, modulo how many there are): always refused.
+    ResumeStale(usize),
+    /// That many Steps in a row, each checked as one (so long tasks finish).
+    Steps(usize),
 }
 
 fn config() -> impl Strategy<Value = Config> {
@@ -76,6 +81,8 @@ fn op() -> impl Strategy<Value = Op> {
             .prop_map(|mode| Op::Act(Action::PauseTask { mode, reason: "hold".into() })),
         2 => Just(Op::ResumeRight),
         1 => Just(Op::Act(Action::ResumeTask { token: "wrong".into(), input: None, continue_transcript: true })),
+        1 => (0usize..8).prop_map(Op::ResumeStale),
+        1 => (5usize..=40).prop_map(Op::Steps),
         1 => prop::sample::select(vec!["pr.merged", "other"])
             .prop_map(|n| Op::Act(Action::FireEvent(n.into()))),
     ]
@@ -256,8 +263,17 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
     let bar = TimeBar::of(e);
     prop_assert_eq!(bar.record_x.len(), e.viewed_task().records().len());
     prop_assert!(bar.record_x.windows(2).all(|w| w[0] <= w[1]));
-    prop_assert!(bar.cursor <= bar.width);
-    prop_assert!(bar.record_near(u64::from(bar.cursor) * 1000) >= e.position());
+    prop_assert!(bar.record_x.last().is_some_and(|&x| x <= bar.width));
+    // A click on the cursor stays at the viewed state's place on the bar (the
+    // latest of the states drawn there).
+    let near = bar.record_near(u64::from(bar.cursor) * 1000);
+    prop_assert!(near >= e.position());
+    prop_assert_eq!(bar.record_x[near], bar.record_x[e.position()]);
+    prop_assert_eq!(
+        bar.cursor,
+        bar.record_x[e.position()],
+        "the cursor is on the viewed state"
+    );
     prop_assert!(bar.segments.windows(2).all(|w| w[0].x + w[0].w <= w[1].x));
     Ok(())
 }
@@ -293,6 +309,13 @@ proptest! {
         let mut e = Experiment::new(config, IdSource::seeded(common::SEED)).unwrap();
         let context = e.context_id().to_string();
         check_invariants(&e)?;
+        let ops = ops.into_iter().flat_map(|op| match op {
+            Op::Steps(n) => vec![Op::Act(Action::Step); n],
+            op => vec![op],
+        });
+        // Every resume token the run has issued so far: its task's id, the
+        // id of the record that carries it first, and the token.
+        let mut issued: Vec<(String, u32, String)> = Vec::new();
         for op in ops {
             let before = e.clone();
             match op {
@@ -307,9 +330,19 @@ proptest! {
                     prop_assert_eq!(res.is_ok(), i < before.tasks().len());
                     prop_assert_eq!(e.tasks(), before.tasks(), "selecting a task only views");
                 }
-                Op::ResumeRight | Op::Act(_) => {
+                Op::Steps(_) => unreachable!("expanded above"),
+                Op::ResumeRight | Op::ResumeStale(_) | Op::Act(_) => {
+                    let stale: Vec<&(String, u32, String)> =
+                        issued.iter().filter(|(_, _, t)| Some(t.as_str()) != before.resume_token()).collect();
+                    let stale_resume = matches!(op, Op::ResumeStale(_));
                     let action = match op {
                         Op::Act(a) => a,
+                        Op::ResumeStale(_) if stale.is_empty() => continue,
+                        Op::ResumeStale(i) => Action::ResumeTask {
+                            token: stale[i % stale.len()].2.clone(),
+                            input: None,
+                            continue_transcript: true,
+                        },
                         _ => Action::ResumeTask {
                             token: before.resume_token().unwrap_or("never-issued").to_string(),
                             input: Some("go on".into()),
@@ -318,6 +351,27 @@ proptest! {
                     };
                     let was = before.snapshot().state;
                     let res = e.apply(action.clone());
+                    if stale_resume {
+                        // A used or foreign token never wakes the task.
+                        let latest = before.viewed_task_index() + 1 == before.tasks().len();
+                        // A token issued on the way to the viewed state is a used
+                        // one (-32011), unless the task is terminal; another (of
+                        // another task, or of states an action now discards) is
+                        // unknown to a task that is not paused (-32010).
+                        let Action::ResumeTask { token, .. } = &action else { unreachable!() };
+                        let kept = &before.viewed_task().records()[..=before.position()];
+                        let own = issued.iter().any(|(task, at, t)| {
+                            *task == before.viewed_task().id && t == token && kept.iter().any(|r| r.id == *at)
+                        });
+                        let want = if !latest {
+                            Refusal::ReadOnly
+                        } else if was == TaskState::Paused || (own && !was.is_terminal()) {
+                            Refusal::BadResumeToken
+                        } else {
+                            Refusal::NotPaused(was)
+                        };
+                        prop_assert!(matches!(res, Err(r) if r == want), "a stale token is refused: {:?}", res);
+                    }
                     let t = before.viewed_task_index();
                     match res {
                         Err(_) | Ok(Applied::Unchanged(_)) => {
@@ -361,6 +415,12 @@ proptest! {
                 }
             }
             prop_assert_eq!(e.context_id(), context.as_str(), "the context id never changes");
+            if let Some(token) = e.resume_token() {
+                if !issued.iter().any(|(_, _, t)| t == token) {
+                    let at = e.viewed_task().records()[e.position()].id;
+                    issued.push((e.viewed_task().id.clone(), at, token.to_string()));
+                }
+            }
             check_invariants(&e)?;
         }
         // The run the experiment keeps (what links, storage and files

@@ -501,6 +501,8 @@ mod fuzz {
     use std::sync::atomic::{AtomicUsize, Ordering};
 
     static RAN: AtomicUsize = AtomicUsize::new(0);
+    static DECODED: AtomicUsize = AtomicUsize::new(0);
+    static REPLAYED: AtomicUsize = AtomicUsize::new(0);
 
     fn cases() -> u32 {
         std::env::var("PROPTEST_CASES")
@@ -536,6 +538,62 @@ mod fuzz {
             })
     }
 
+    /// A valid run with one value replaced by another of any JSON type, or
+    /// removed: still JSON, so the decoder's checks and the replay see it
+    /// (a changed setting, action or count, a missing field).
+    fn reshaped() -> impl Strategy<Value = Vec<u8>> {
+        let (_, run) = sample();
+        let good: serde_json::Value = serde_json::from_str(&run.to_json()).unwrap();
+        let mut leaves = Vec::new();
+        fn walk(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
+            match v {
+                serde_json::Value::Object(m) => m
+                    .iter()
+                    .for_each(|(k, v)| walk(v, format!("{at}/{k}"), out)),
+                serde_json::Value::Array(a) => a
+                    .iter()
+                    .enumerate()
+                    .for_each(|(i, v)| walk(v, format!("{at}/{i}"), out)),
+                _ => {}
+            }
+            out.push(at);
+        }
+        walk(&good, String::new(), &mut leaves);
+        let value = prop_oneof![
+            Just(serde_json::Value::Null),
+            any::<bool>().prop_map(serde_json::Value::from),
+            any::<i64>().prop_map(serde_json::Value::from),
+            (0u32..300).prop_map(serde_json::Value::from),
+            "[a-z_.]{0,12}".prop_map(serde_json::Value::from),
+            Just(serde_json::json!([])),
+            Just(serde_json::json!({})),
+        ];
+        (
+            prop::sample::select(leaves),
+            prop::option::weighted(0.8, value),
+        )
+            .prop_map(move |(at, value)| {
+                let mut v = good.clone();
+                match value {
+                    Some(value) => match v.pointer_mut(&at) {
+                        Some(slot) => *slot = value,
+                        None => unreachable!("{at} was walked"),
+                    },
+                    None => {
+                        let (parent, key) = at.rsplit_once('/').unwrap_or(("", ""));
+                        match v.pointer_mut(parent) {
+                            Some(serde_json::Value::Object(m)) => drop(m.shift_remove(key)),
+                            Some(serde_json::Value::Array(a)) => {
+                                drop(a.remove(key.parse::<usize>().unwrap()))
+                            }
+                            _ => v = serde_json::Value::Null,
+                        }
+                    }
+                }
+                v.to_string().into_bytes()
+            })
+    }
+
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(cases()))]
 
@@ -544,10 +602,11 @@ mod fuzz {
         /// as not UTF-8 exactly when it is not.
         #[test]
         fn decoding_never_panics(bytes in prop_oneof![
-            mutated(),
-            ".{0,300}".prop_map(String::into_bytes),
-            "[\\[\\]{}\":,0-9a-zA-Z_ ]{0,200}".prop_map(String::into_bytes),
-            prop::collection::vec(any::<u8>(), 0..300),
+            1 => mutated(),
+            3 => reshaped(),
+            1 => ".{0,300}".prop_map(String::into_bytes),
+            1 => "[\\[\\]{}\":,0-9a-zA-Z_ ]{0,200}".prop_map(String::into_bytes),
+            1 => prop::collection::vec(any::<u8>(), 0..300),
         ]) {
             RAN.fetch_add(1, Ordering::Relaxed);
             let decoded = SavedRun::parse_bytes(&bytes);
@@ -556,7 +615,10 @@ mod fuzz {
             let too_large = matches!(decoded, Err(RunError::TooLarge(_)));
             prop_assert_eq!(not_utf8, std::str::from_utf8(&bytes).is_err() && !too_large, "{:?}", decoded);
             if let Ok(run) = decoded {
-                let _ = run.replay();
+                DECODED.fetch_add(1, Ordering::Relaxed);
+                if run.replay().is_ok() {
+                    REPLAYED.fetch_add(1, Ordering::Relaxed);
+                }
             }
         }
     }
@@ -568,8 +630,10 @@ mod fuzz {
     fn fuzz_report() {
         decoding_never_panics();
         println!(
-            "run decoder fuzz: {} inputs, 0 crashes",
-            RAN.load(Ordering::Relaxed)
+            "run decoder fuzz: {} inputs ({} decoded, {} of them replayed), 0 crashes",
+            RAN.load(Ordering::Relaxed),
+            DECODED.load(Ordering::Relaxed),
+            REPLAYED.load(Ordering::Relaxed)
         );
     }
 }

@@ -75,18 +75,20 @@ fn timestamps(v: &Value, out: &mut Vec<String>) {
 fn busy() -> Experiment {
     let mut e = with(|c| (c.input_gate, c.auth_gate) = (2, 3));
     run(&mut e, 100);
-    let _ = e.apply(Action::Step); // refused: no wire
+    e.apply(Action::Step).unwrap_err(); // refused: no wire
     e.apply(Action::SupplyClarification("Blue, please.".into()))
         .unwrap();
     run(&mut e, 100);
-    let _ = e.apply(Action::Authorize);
+    e.apply(Action::Authorize).unwrap();
     run(&mut e, 100);
-    let _ = e.apply(Action::RequestCancellation); // -32002 on COMPLETED
-    let _ = e.apply(Action::SupplyClarification("late".into())); // -32004
+    assert_eq!(e.snapshot().state, TaskState::Completed);
+    e.apply(Action::RequestCancellation).unwrap_err(); // -32002 on COMPLETED
+    e.apply(Action::SupplyClarification("late".into()))
+        .unwrap_err(); // -32004
     e.apply(Action::FollowUp).unwrap();
     run(&mut e, 2);
     e.apply(Action::RequestCancellation).unwrap();
-    let _ = e.apply(Action::RequestCancellation); // -32002 on CANCELED
+    e.apply(Action::RequestCancellation).unwrap_err(); // -32002 on CANCELED
     e
 }
 
@@ -265,22 +267,31 @@ fn follow_up_carries_context_and_reference() {
 fn unfinished_seconds_and_invisible_refusals_send_nothing() {
     let mut e = exp(cfg());
     run(&mut e, 3); // start+second 1, second 2, second 3 (unit 1 done)
-    for t in e
+    let worked: Vec<u32> = e
         .trace()
         .iter()
         .filter(|t| matches!(t.event, Event::Worked { .. }))
-    {
-        assert!(wire::entry_messages(&e, t.seq, START).is_empty());
+        .map(|t| t.seq)
+        .collect();
+    assert!(!worked.is_empty());
+    for seq in worked {
+        assert!(wire::entry_messages(&e, seq, START).is_empty());
     }
-    let _ = e.apply(Action::Authorize);
-    let _ = e.apply(Action::SupplyClarification("x".into()));
+    e.apply(Action::Authorize).unwrap_err();
+    e.apply(Action::SupplyClarification("x".into()))
+        .unwrap_err();
     run(&mut e, 100);
-    let _ = e.apply(Action::Step);
-    let _ = e.apply(Action::Authorize);
-    for t in e.trace() {
-        if matches!(t.event, Event::StepRequested | Event::Authorized) {
-            assert!(wire::entry_messages(&e, t.seq, START).is_empty(), "{t:?}");
-        }
+    e.apply(Action::Step).unwrap_err();
+    e.apply(Action::Authorize).unwrap_err();
+    let refused: Vec<_> = e
+        .trace()
+        .iter()
+        .filter(|t| matches!(t.event, Event::StepRequested | Event::Authorized))
+        .filter(|t| matches!(t.outcome, Outcome::Refused(_)))
+        .collect();
+    assert_eq!(refused.len(), 3, "{refused:?}");
+    for t in refused {
+        assert!(wire::entry_messages(&e, t.seq, START).is_empty(), "{t:?}");
     }
 }
 
