@@ -419,7 +419,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     );
     // The entry that carries it is a worked second, yet it stays when the
     // agent's seconds are hidden, and the others go.
-    p.switch("Show each worked second and waited minute").await;
+    p.switch("Show each worked second").await;
     // (The style sheet hides `.hide-ticks .tick`: e2e checks what shows.)
     assert!(exists(&p, ".trace.hide-ticks"));
     let marked = p.q("[data-testid=trace-entry]:last-child");
@@ -437,7 +437,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     // discarded ones.
     assert_eq!(
         p.text("[data-testid=trace-count]"),
-        "(3 of 4 entries shown, 5 discarded; seconds and minutes hidden)"
+        "(3 of 4 entries shown, 5 discarded; seconds hidden)"
     );
 }
 
@@ -1180,6 +1180,46 @@ async fn proposal_on(p: &Page) {
     assert!(p.text("#act-pause").contains("Pause task"));
 }
 
+#[wasm_bindgen_test]
+async fn the_trace_speaks_of_pauses_and_events_only_with_the_proposal_on() {
+    let p = mount().await;
+    let legend = p.text(".trace-legend");
+    assert!(
+        !legend.contains("pause") && !legend.contains("event"),
+        "{legend}"
+    );
+    p.switch("Show each worked second").await;
+    p.switch("Show each worked second").await;
+    proposal_on(&p).await;
+    let legend = p.text(".trace-legend");
+    assert!(
+        legend.contains("(· a pause's waiting time, proposal)"),
+        "{legend}"
+    );
+    assert!(legend.contains("an external event (proposal)"), "{legend}");
+    p.switch("Show each worked second and waited minute (proposal)")
+        .await;
+}
+
+#[wasm_bindgen_test]
+async fn a_finish_step_pause_asked_in_the_last_unit_says_it_lapses() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.set_range("#setting-work-units", 1).await;
+    p.click("#step").await; // 1 s into unit 1, the only one
+    p.click("#act-pause").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    assert_eq!(
+        p.text("[data-testid=pause-requested]"),
+        "Pause requested (finish_step, proposal): the in-flight unit is the task's last, so the \
+         task completes when it does and the pause lapses, with nothing left to pause."
+    );
+    while !p.disabled("#step") {
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
+}
+
 fn compared_types(p: &Page) -> Vec<String> {
     p.attrs("[data-testid=wire-compare-message]", "data-payload-type")
 }
@@ -1250,7 +1290,7 @@ async fn the_wire_panel_compares_an_exchange_in_both_pause_encodings() {
 }
 
 #[wasm_bindgen_test]
-async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
+async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     let p = mount().await;
     proposal_on(&p).await;
     p.click("#step").await; // 1 s into unit 1
@@ -1335,7 +1375,10 @@ async fn the_proposal_pauses_and_resumes_with_a_consume_once_token() {
     p.click("#act-resume").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
     assert_eq!(p.text("[data-testid=completed-units]"), "1 / 4");
-    assert!(p.disabled("#act-resume"), "the token is used");
+    assert!(
+        p.disabled("#act-resume"),
+        "nothing to resume once the task works"
+    );
 }
 
 #[wasm_bindgen_test]

@@ -249,7 +249,7 @@ fn TextField(
 
 /// A labelled checkbox bound to a boolean signal.
 #[component]
-pub fn Toggle(label: &'static str, value: RwSignal<bool>) -> impl IntoView {
+pub fn Toggle(#[prop(into)] label: Signal<String>, value: RwSignal<bool>) -> impl IntoView {
     view! {
         <label class="switch">
             <input
@@ -312,14 +312,17 @@ pub fn ActPanel() -> impl IntoView {
 /// Proposal: a client's pause asked for that has not taken effect yet, and
 /// when it will.
 pub fn pending_pause(e: &crate::model::Experiment) -> Option<String> {
-    e.snapshot().pending.map(|p| {
+    let s = e.snapshot();
+    let last = s.completed_units + 1 == e.config().work_units;
+    s.pending.map(|p| {
         format!(
-            "Pause requested ({}, proposal): it takes effect when {}.",
+            "Pause requested ({}, proposal): {}.",
             p.mode.name(),
-            if p.mode == PauseMode::WaitForCompletion {
-                "every unit is done"
-            } else {
-                "the in-flight unit completes"
+            match p.mode {
+                PauseMode::WaitForCompletion => "it takes effect when every unit is done",
+                // finish_step pauses between units; none follows the last.
+                _ if last => "the in-flight unit is the task's last, so the task completes when it does and the pause lapses, with nothing left to pause",
+                _ => "it takes effect when the in-flight unit completes",
             }
         )
     })
@@ -404,8 +407,9 @@ fn PauseControls() -> impl IntoView {
             <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" action=resume placeholder="optional; reaches the artifact"/>
             <Toggle label="Continue transcript" value=store.continue_transcript/>
             <p class="hint">
-                "continueTranscript (proposal): on, the agent carries its conversation on; off, it "
-                "starts a fresh turn with a digest of what came before the pause."
+                "continueTranscript (proposal): in the RFC, on, the agent carries its conversation on; off, it "
+                "starts a fresh turn with a digest of what came before the pause. This simulated agent keeps "
+                "no conversation: the choice is sent in ResumeTask and traced, and changes nothing else."
             </p>
             <ActionButton
                 id="act-resume"

@@ -33,6 +33,9 @@ struct Shown {
     highlighted: Option<u32>,
     /// The entry selected for the Wire panel.
     selected: Option<u32>,
+    /// Whether it was picked (a click, a key, a request sent while viewing
+    /// the past), not followed as the latest.
+    picked: bool,
 }
 
 #[component]
@@ -48,7 +51,10 @@ pub fn TracePanel() -> impl IntoView {
         let view = store.wire_view.get();
         store.exp.with(|e| {
             let selected = super::wire::selected(view, e);
-            shown.update_value(|s| sync(&list, &scroller, e, selected, s))
+            // Picked, not the latest followed: what the user's own request
+            // added is brought into view, even when new.
+            let picked = matches!(view, WireView::Entry(_));
+            shown.update_value(|s| sync(&list, &scroller, e, (selected, picked), s))
         });
     });
     // Off: the agent's seconds and minutes that change no state are hidden
@@ -57,6 +63,7 @@ pub fn TracePanel() -> impl IntoView {
     // The entries, those discarded by branching (their numbers are not used
     // again, so the newest number is higher than the count), and, with the
     // seconds and minutes hidden, how many show.
+    let proposal = move || store.config.with(|c| c.pause_proposal);
     let count = move || {
         let view = store.wire_view.get();
         let all = ticks.get();
@@ -93,20 +100,33 @@ pub fn TracePanel() -> impl IntoView {
                     }
                     match shown {
                         None => format!("({all})"),
-                        Some(_) => format!("({all}; seconds and minutes hidden)"),
+                        Some(_) if proposal() => format!("({all}; seconds and minutes hidden)"),
+                        Some(_) => format!("({all}; seconds hidden)"),
                     }
                 }}</span>
             </h2>
             <p class="hint trace-legend">
-                "# · task · active time · actor · action · state before → after (· a pause's waiting time) · outcome. "
-                "Actors: client (an A2A request), agent (the worker, and the work a Step "
-                "does), simulator (outside A2A: authorization out of band, an external event, a "
-                "Step refused). "
+                "# · task · active time · actor · action · state before → after"
+                {move || proposal().then_some(" (· a pause's waiting time, proposal)")}
+                " · outcome. Actors: client (an A2A request), agent (the worker, and the work a Step "
+                "does), simulator (outside A2A: authorization out of band, "
+                {move || proposal().then_some("an external event (proposal), ")}
+                "a Step refused). "
                 "A grey state line changes no state; the switch below hides those, except a unit's last "
                 "second. Marked with a bar: the entry of the viewed "
                 "state; outlined: the one the Wire panel shows (click an entry to show it)."
             </p>
-            <super::actions::Toggle label="Show each worked second and waited minute" value=ticks/>
+            <super::actions::Toggle
+                label=Signal::derive(move || {
+                    if proposal() {
+                        "Show each worked second and waited minute (proposal)"
+                    } else {
+                        "Show each worked second"
+                    }
+                    .to_string()
+                })
+                value=ticks
+            />
             // What a screen reader says of the entry the Wire panel shows
             // (the viewed state's entry is the current step).
             <span id="trace-wire-note" hidden>"shown in the Wire panel"</span>
@@ -155,7 +175,7 @@ fn sync(
     list: &web_sys::Element,
     scroller: &web_sys::Element,
     e: &Experiment,
-    selected: Option<u32>,
+    (selected, picked): (Option<u32>, bool),
     shown: &mut Shown,
 ) {
     let trace = e.trace();
@@ -222,7 +242,10 @@ fn sync(
         }
         shown.highlighted = viewed;
     }
-    if shown.selected != selected || keep < k {
+    // Picked now: maybe the entry the page drew as the latest a moment ago,
+    // a request sent while viewing the past.
+    let newly_picked = picked && (!shown.picked || shown.selected != selected);
+    if shown.selected != selected || keep < k || newly_picked {
         let el = mark(
             list,
             shown,
@@ -231,13 +254,15 @@ fn sync(
             "selected",
             ("aria-describedby", "trace-wire-note"),
         );
-        // Another entry selected (a click, ‹ › in the Wire panel, ↑ ↓ here)
-        // comes into view, unless the viewed one moved too.
-        if keep == k && keep == trace.len() && shown.selected != selected {
+        // Another entry selected (a click, ‹ › in the Wire panel, ↑ ↓ here,
+        // a request sent while viewing the past) comes into view, unless the
+        // viewed one moved too.
+        if (keep == k && keep == trace.len() && shown.selected != selected) || newly_picked {
             reveal = reveal.or(el);
         }
         shown.selected = selected;
     }
+    shown.picked = picked;
     if stick {
         scroller.set_scroll_top(scroller.scroll_height());
     }
