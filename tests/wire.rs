@@ -2247,3 +2247,45 @@ fn transitions_only_the_pause_lifecycle_makes_are_said_to_be_the_proposals() {
         }
     }
 }
+
+#[test]
+fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, "hold").unwrap();
+    assert_eq!(state(&e), TaskState::Paused);
+    // Asked again: accepted, nothing changes, and the message was sent.
+    assert!(matches!(
+        pause(&mut e, PauseMode::FinishStep, "again").unwrap(),
+        Applied::Unchanged(_)
+    ));
+    let history = |e: &Experiment, enc| {
+        let m = wire::get_task(e, START, enc);
+        let calls: Vec<String> = m[1].message["result"]["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|h| h["metadata"][PAUSE_EXTENSION]["method"].as_str())
+            .map(str::to_string)
+            .collect();
+        let ids: Vec<String> = m[1].message["result"]["history"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h["messageId"].as_str().unwrap().to_string())
+            .collect();
+        (calls, ids)
+    };
+    let (calls, ids) = history(&e, PauseEncoding::V1Extension);
+    assert_eq!(calls, ["PauseTask", "PauseTask"]);
+    // In the order sent, each once.
+    let mut sorted = ids.clone();
+    sorted.dedup();
+    assert_eq!(sorted, ids);
+    // The proposed core has its own methods: nothing of them in a history.
+    assert!(history(&e, CORE).0.is_empty());
+    // A branch from before the pause drops both with the states they were sent at.
+    e.seek(1).unwrap();
+    e.apply(Action::Step).unwrap();
+    assert!(history(&e, PauseEncoding::V1Extension).0.is_empty());
+}

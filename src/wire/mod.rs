@@ -834,7 +834,7 @@ impl<'a> Walk<'a> {
     /// ResumeTask returns): [`Walk::task_at`], its
     /// artifact when completed, and its `history`. The history holds its
     /// messages up to `rec`: the client's, in the extension its accepted
-    /// PauseTask and ResumeTask messages, and the agent's once a later status
+    /// PauseTask (a repeated one too) and ResumeTask messages, and the agent's once a later status
     /// replaces the one that carries it (the current status message is in
     /// `status` only, as a2a-sdk's task store keeps it).
     fn task_in_full(&self, ti: usize, rec: u32) -> Value {
@@ -844,10 +844,26 @@ impl<'a> Walk<'a> {
             task["artifacts"] = vec![a].into();
         }
         let records = self.exp.tasks()[ti].records();
-        let history: Vec<Value> = records
+        let kept = |at: u32| at <= rec && records.binary_search_by_key(&at, |r| r.id).is_ok();
+        let mut entries: Vec<&TraceEntry> = records
             .iter()
             .take_while(|r| r.id <= rec)
             .filter_map(|r| self.exp.trace_entry(r.id))
+            .collect();
+        // In the extension, an accepted PauseTask that changed nothing (the
+        // task already paused) is a message all the same: kept with the
+        // others sent from the states up to `rec`.
+        if !self.core() {
+            entries.extend(self.exp.trace().iter().filter(|e| {
+                usize::from(e.task) == ti
+                    && matches!(e.outcome, Outcome::Unchanged(_))
+                    && kept(e.at)
+                    && self.proposal_call(e).is_some()
+            }));
+            entries.sort_by_key(|e| e.seq);
+        }
+        let history: Vec<Value> = entries
+            .into_iter()
             .filter_map(|e| {
                 (self.client_message(e, true))
                     .or_else(|| self.kept_call(e))
