@@ -1202,6 +1202,29 @@ async fn the_trace_speaks_of_pauses_and_events_only_with_the_proposal_on() {
 }
 
 #[wasm_bindgen_test]
+async fn a_pause_in_effect_says_its_params_are_the_rfcs_as_written() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    for _ in 0..3 {
+        p.click("#step").await; // unit 1 done: a pause now takes effect at once
+    }
+    p.click("#act-pause").await;
+    assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
+    let note = p.text(".wire .warning");
+    assert!(
+        note.contains("PauseTask's params are the RFC's as written")
+            && note.contains("MethodNotFoundError (-32601)"),
+        "{note}"
+    );
+    // Shown as they are: taskId, and mode in lower case.
+    let json = p.text("[data-testid=wire-message] .json");
+    assert!(
+        json.contains("\"taskId\"") && json.contains("\"finish_step\""),
+        "{json}"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_finish_step_pause_asked_in_the_last_unit_says_it_lapses() {
     let p = mount().await;
     proposal_on(&p).await;

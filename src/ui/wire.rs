@@ -181,6 +181,18 @@ pub fn WirePanel() -> impl IntoView {
                         .to_string(),
                 );
             }
+            if core && matches!(t.event, crate::model::Event::PauseRequested { .. })
+                && !matches!(t.outcome, Outcome::Refused(_))
+            {
+                return Some(
+                    "Proposal: PauseTask's params are the RFC's as written: taskId, where v1.0's \
+                     own requests name the task id; mode in lower case (finish_step), though the \
+                     RFC calls it an enum and writes enum values as SCREAMING_SNAKE_CASE names. \
+                     Its result is the pause, not a Task. An agent without the proposal answers \
+                     MethodNotFoundError (-32601), as the RFC's error table says."
+                        .to_string(),
+                );
+            }
             disagreement(&t).map(str::to_string)
         })
     };
