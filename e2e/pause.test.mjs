@@ -297,3 +297,23 @@ test('Export transcript writes the chosen pause encoding: the proposed core, or 
   assert.ok(ext.some((l) => l.includes('https://a2a-control-room.example/extensions/pause/v1')));
   await done(page);
 });
+
+test('the Wire panel shows where each message of an exchange starts: a long request does not hide its answer', async () => {
+  const page = await proposalPage({ park: 3, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary' });
+  const step = page.locator('#step');
+  while (!(await text(page, 'task-state')).startsWith('TASK_STATE_PAUSED')) await step.click();
+  const messages = page.getByTestId('wire-message');
+  // AwaitTaskResumption, its result, and the PAUSED statusUpdate on the stream.
+  assert.equal(await messages.count(), 3);
+  const seen = await page.getByTestId('wire-messages').evaluate((list) => {
+    const box = list.getBoundingClientRect();
+    return [...list.querySelectorAll('[data-testid=wire-message]')].map((m) => {
+      const head = m.querySelector('.explain').getBoundingClientRect();
+      // The JSON's first three lines: its opening brace, "jsonrpc" and "id".
+      const third = m.querySelectorAll('.json .l')[2].getBoundingClientRect();
+      return head.top >= box.top && third.bottom <= box.bottom;
+    });
+  });
+  assert.deepEqual(seen, [true, true, true]);
+  await done(page);
+});

@@ -721,7 +721,10 @@ async fn follow_up_makes_a_new_task_in_the_same_context() {
     p.click("[data-testid=task-list-item] button").await;
     assert_eq!(p.state(), "TASK_STATE_REJECTED");
     assert!(p.disabled("#act-follow-up"));
-    assert!(p.text("#act-follow-up-reason").contains("read-only"));
+    assert_eq!(
+        p.text("#act-follow-up-reason"),
+        "A read-only view of an earlier task: only the Wire panel's requests reach it."
+    );
     // As it is now it is terminal: the agent refuses what a client sends it.
     assert!(!p.disabled("#wire-cancel-terminal"));
     p.click("#wire-cancel-terminal").await;

@@ -116,7 +116,7 @@ pub fn ActionButton(
                     (Ok(()), None) => hint.get(),
                     // Said in full once, under Recorded states.
                     (Err(_), None) if store.exp.with(|e| e.is_read_only()) => {
-                        "A read-only view of an earlier task.".to_string()
+                        "A read-only view of an earlier task: only the Wire panel's requests reach it.".to_string()
                     }
                     // Too long: by how much, where the field cannot show it.
                     (Err(why), None) if text_refused.get() => {
