@@ -470,6 +470,10 @@ fn accepted_cancellation_cancels_with_no_artifact_even_after_units_finished() {
     assert_eq!(e.snapshot().completed_units, 2);
     e.apply(Action::RequestCancellation).unwrap();
     assert_eq!(state(&e), TaskState::Canceled);
+    // The client asked; the trace says the agent granted it.
+    let traced = e.trace().last().unwrap();
+    assert_eq!(traced.actor, Actor::Client);
+    assert_eq!(traced.outcome_text(), "ok: the agent granted the request");
     assert_eq!(e.snapshot().completed_units, 2);
     assert!(e.final_artifact().is_none());
     // Said as this agent's way (one artifact at completion), not as an A2A rule.

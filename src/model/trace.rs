@@ -221,6 +221,10 @@ impl TraceEntry {
     /// The outcome as one line of text: "ok", "unchanged" or the refusal.
     pub fn outcome_text(&self) -> String {
         match self.outcome {
+            // The client asked; the agent made the change.
+            Outcome::Done if self.event == Event::CancelRequested => {
+                "ok: the agent granted the request".into()
+            }
             Outcome::Done => "ok".into(),
             // An event nothing waits for is not a repeat of anything.
             Outcome::Unchanged(NoChange::NoTaskWaitsForEvent) => {

@@ -86,7 +86,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                     },
                     // Before the first Step of settings that never stop the
                     // task, where a first Play would show no interruption.
-                    Ok(()) if untried() => "Nothing in these settings interrupts the task: Play runs it straight to TASK_STATE_COMPLETED in about a minute at 1×. To see it stop for input and resume the same task:".to_string(),
+                    Ok(()) if untried() => "Nothing in these settings interrupts the task: Play runs it straight to TASK_STATE_COMPLETED in about a minute at 1×, where New follow-up task can go on (experiment 2). To see it stop for input and resume the same task instead:".to_string(),
                     Ok(()) => "Step runs up to one active second, stopping where the task asks for input or authorization; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
                 }}</span>
@@ -139,12 +139,13 @@ pub fn PlaybackPanel() -> impl IntoView {
             // first screen (the style sheet hides it there).
             <div class="shortcuts">
                 <super::actions::Toggle label="Keyboard shortcuts" value=store.shortcuts/>
-                <p class="hint">
+                <details class="hint">
+                    <summary>"Which keys"</summary>
                     "Space plays or pauses playback and → steps (both from the latest recorded state), [ and ] move through recorded states: not "
                     "while a field or another control has focus, except Play, Step and the ‹ › of "
                     "Recorded states. Escape dismisses an alert or a notice. Enter in a text field of Act "
                     "sends it (Shift+Enter: a new line)."
-                </p>
+                </details>
             </div>
         </section>
     }

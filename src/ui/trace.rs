@@ -105,7 +105,8 @@ pub fn TracePanel() -> impl IntoView {
                     }
                 }}</span>
             </h2>
-            <p class="hint trace-legend">
+            <details class="hint trace-legend">
+                <summary>"How to read the trace"</summary>
                 "# · task · active time · actor · action · state before → after"
                 {move || proposal().then_some(" (· a pause's waiting time, proposal)")}
                 " · outcome. Actors: client (an A2A request), agent (the worker, and the work a Step "
@@ -115,7 +116,7 @@ pub fn TracePanel() -> impl IntoView {
                 "A grey state line changes no state; the switch below hides those, except a unit's last "
                 "second. Marked with a bar: the entry of the viewed "
                 "state; outlined: the one the Wire panel shows (click an entry to show it)."
-            </p>
+            </details>
             <super::actions::Toggle
                 label=Signal::derive(move || {
                     if proposal() {
