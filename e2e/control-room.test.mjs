@@ -630,6 +630,12 @@ test('axe-core finds no accessibility violation: idle, playing, interrupted, vie
     assert.deepEqual(summary, [], `axe violations when ${when}`);
   };
   await check('idle');
+  // The folded texts, opened: the primer, the keys, how to read the trace.
+  for (const summary of ['New to A2A tasks? The lifecycle in five lines', 'Which keys', 'How to read the trace']) {
+    await page.getByText(summary, { exact: true }).click();
+  }
+  assert.match(await page.getByTestId('primer').innerText(), /COMPLETED, FAILED, CANCELED or REJECTED/);
+  await check('idle, with the folded texts open');
   await page.getByLabel('Speed').selectOption({ label: '0.5×' });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await page.getByRole('button', { name: 'Pause playback' }).waitFor();

@@ -95,6 +95,21 @@ pub fn GuidePanel() -> impl IntoView {
     view! {
         <section class="panel guide" aria-labelledby="guide-h">
             <h2 id="guide-h">"Your experiment"</h2>
+            <details class="hint primer" data-testid="primer">
+                <summary>"New to A2A tasks? The lifecycle in five lines"</summary>
+                <ul>
+                    <li>"A client sends an agent a message; an agent that works on it for a while answers \
+                         with a task, which has a task id. A context id groups the tasks of one conversation."</li>
+                    <li>"A task starts SUBMITTED, works (WORKING), and ends in one of four terminal states: \
+                         COMPLETED, FAILED, CANCELED or REJECTED. A terminal state is final."</li>
+                    <li>"Midway it may wait for the client: INPUT_REQUIRED (a question) or AUTH_REQUIRED \
+                         (credentials). Interrupted, not ended: the answer resumes the same task."</li>
+                    <li>"After a terminal state, more work is a follow-up: a new task in the same context \
+                         that references the old one. Cancellation is a request the agent may refuse."</li>
+                    <li>"On the wire: JSON-RPC 2.0 requests; a streaming request's answers come as \
+                         server-sent events (the Wire panel shows each one)."</li>
+                </ul>
+            </details>
             <ol>
                 <li>
                     <strong>"Resume an interruption. "</strong>
