@@ -1228,6 +1228,43 @@ async fn a_pause_in_effect_says_its_params_are_the_rfcs_as_written() {
 }
 
 #[wasm_bindgen_test]
+async fn pause_terminal_task_shows_the_proposed_error_in_both_encodings() {
+    let p = mount().await;
+    assert!(
+        !exists(&p, "#wire-pause-terminal"),
+        "a proposal's request, only with it on"
+    );
+    proposal_on(&p).await;
+    assert!(p.disabled("#wire-pause-terminal"));
+    p.click("#step").await;
+    p.click("#act-cancel").await;
+    assert_eq!(p.state(), "TASK_STATE_CANCELED");
+    assert_eq!(
+        p.text("#terminal-requests-reason"),
+        "The task is terminal: all three requests are refused on purpose, to show the errors."
+    );
+    let entries = p.count("[data-testid=trace-entry]");
+    p.click("#wire-pause-terminal").await;
+    assert_eq!(p.count("[data-testid=trace-entry]"), entries + 1, "traced");
+    assert!(p
+        .text("[data-testid=status]")
+        .starts_with("Pause terminal task refused, as it should be:"));
+    assert_eq!(
+        payload_types(&p),
+        ["proposal:PauseTaskRequest", "proposal:error"]
+    );
+    assert!(p.text("[data-testid=wire-messages]").contains("-32010"));
+    // In the v1.0 extension: a SendMessage refused as a message to a
+    // terminal task, the proposed code in its ErrorInfo.
+    p.choose("#pause-encoding", "ext").await;
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("-32004") && raw.contains("\"proposedCode\": \"-32010\""),
+        "{raw}"
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_finish_step_pause_asked_in_the_last_unit_says_it_lapses() {
     let p = mount().await;
     proposal_on(&p).await;

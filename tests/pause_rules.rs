@@ -394,6 +394,27 @@ fn cancel_while_paused_is_terminal_and_later_resume_fails() {
 }
 
 #[test]
+fn an_earlier_terminal_task_as_it_is_now_refuses_a_pause_with_the_proposed_code() {
+    let mut e = exp(proposal());
+    steps(&mut e, 4);
+    e.apply(Action::RequestCancellation).unwrap();
+    e.apply(Action::FollowUp).unwrap();
+    e.view_task(0).unwrap();
+    assert!(e.is_read_only());
+    // Not "read-only": the client reaches the task as it is now, and the
+    // agent refuses (-32010), as it does a message or a cancel.
+    let refused = e.apply(pause(PauseMode::FinishStep));
+    assert_eq!(refused, Err(Refusal::NotPausable(TaskState::Canceled)));
+    assert_eq!(refused.unwrap_err().code(), Some(-32010));
+    // At an earlier state of it, nothing is sent.
+    e.seek(1).unwrap();
+    assert_eq!(
+        e.legality(&pause(PauseMode::FinishStep)),
+        Err(Refusal::ReadOnly)
+    );
+}
+
+#[test]
 fn pausing_a_paused_task_returns_the_current_pause() {
     // (h) re-pause: no new event, the same token
     let mut e = exp(proposal());

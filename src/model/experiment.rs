@@ -369,13 +369,16 @@ impl Experiment {
     /// section (§3.1.5) and its error table (§3.3.2) say.
     /// An earlier task is read-only, except that, seen as it is now (its
     /// terminal last state), it can still be sent what a client may send any
-    /// terminal task: a message or a cancellation, which the agent refuses.
+    /// terminal task: a message, a cancellation or (proposal) a pause, which
+    /// the agent refuses.
     pub fn legality(&self, action: &Action) -> Result<(), Refusal> {
         if self.is_read_only() {
             let as_it_is_now = self.later_count() == 0 && self.snapshot().state.is_terminal();
             let asks_the_agent = matches!(
                 action,
-                Action::SupplyClarification(_) | Action::RequestCancellation
+                Action::SupplyClarification(_)
+                    | Action::RequestCancellation
+                    | Action::PauseTask { .. }
             );
             if !(as_it_is_now && asks_the_agent) {
                 return Err(Refusal::ReadOnly);

@@ -228,10 +228,25 @@ pub fn WirePanel() -> impl IntoView {
         })
     };
     let select_by = move |delta: isize| select_by(store, delta);
-    // The two terminal-task requests go to the viewed task once it is
-    // terminal and reached as it is now, each whenever the model would put
-    // the action it sends on the wire: Ok, or why not.
+    // The terminal-task requests (with the proposal on, a PauseTask too) go
+    // to the viewed task once it is terminal and reached as it is now, each
+    // whenever the model would put the action it sends on the wire: Ok, or
+    // why not.
+    let pause_terminal = move || Action::PauseTask {
+        mode: store.pause_mode.get(),
+        reason: store.pause_reason.get(),
+    };
     let terminal_requests = Memo::new(move |_| {
+        let mut requests = vec![
+            (
+                "Message to terminal task",
+                Action::SupplyClarification(store.clarification.get()),
+            ),
+            ("Cancel terminal task", Action::RequestCancellation),
+        ];
+        if proposal() {
+            requests.push(("Pause terminal task", pause_terminal()));
+        }
         store.exp.with(|e| {
             let terminal = e.snapshot().state.is_terminal();
             let verdict = |action: &Action| match e.sends(action) {
@@ -244,24 +259,38 @@ pub fn WirePanel() -> impl IntoView {
                 Err(why) => Err(format!("Not now: {}", after_colon(why))),
                 Ok(()) => Ok(()),
             };
-            (
-                verdict(&Action::SupplyClarification(store.clarification.get())),
-                verdict(&Action::RequestCancellation),
-            )
+            requests
+                .into_iter()
+                .map(|(name, action)| (name, verdict(&action)))
+                .collect::<Vec<_>>()
         })
     });
-    let message_ok = move || terminal_requests.with(|(m, _)| m.is_ok());
-    let cancel_ok = move || terminal_requests.with(|(_, c)| c.is_ok());
+    let request_ok =
+        move |i: usize| terminal_requests.with(|v| v.get(i).is_some_and(|(_, r)| r.is_ok()));
     let terminal_reason = move || {
-        terminal_requests.with(|verdicts| match verdicts {
-            (Ok(()), Ok(())) => {
-                "The task is terminal: both requests are refused on purpose, to show the errors."
-                    .to_string()
+        terminal_requests.with(|verdicts| {
+            let refused: Vec<_> = verdicts
+                .iter()
+                .filter_map(|(n, r)| r.as_ref().err().map(|why| (n, why)))
+                .collect();
+            match refused.as_slice() {
+                [] => {
+                    format!(
+                    "The task is terminal: {} requests are refused on purpose, to show the errors.",
+                    if verdicts.len() == 2 { "both" } else { "all three" }
+                )
+                }
+                [(_, first), rest @ ..]
+                    if refused.len() == verdicts.len() && rest.iter().all(|(_, w)| w == first) =>
+                {
+                    first.to_string()
+                }
+                some => some
+                    .iter()
+                    .map(|(name, why)| format!("{name}: {why}"))
+                    .collect::<Vec<_>>()
+                    .join(" "),
             }
-            (Err(m), Err(c)) if m == c => m.clone(),
-            (Err(m), Err(c)) => format!("Message to terminal task: {m} Cancel terminal task: {c}"),
-            (Err(m), Ok(())) => format!("Message to terminal task: {m}"),
-            (Ok(()), Err(c)) => format!("Cancel terminal task: {c}"),
         })
     };
     // With the proposal on, the card declares it: as the RFC's capability
@@ -327,7 +356,7 @@ pub fn WirePanel() -> impl IntoView {
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
-                    disabled=move || !message_ok()
+                    disabled=move || !request_ok(0)
                     on:click=move |_| {
                         let text = store.clarification.get_untracked();
                         store.send_to_be_refused(Action::SupplyClarification(text), "Message to terminal task");
@@ -338,19 +367,33 @@ pub fn WirePanel() -> impl IntoView {
                 <button
                     id="wire-cancel-terminal"
                     aria-describedby="terminal-requests-reason"
-                    disabled=move || !cancel_ok()
+                    disabled=move || !request_ok(1)
                     on:click=move |_| {
                         store.send_to_be_refused(Action::RequestCancellation, "Cancel terminal task");
                     }
                 >
                     "Cancel terminal task"
                 </button>
+                <Show when=proposal>
+                    <button
+                        id="wire-pause-terminal"
+                        aria-describedby="terminal-requests-reason"
+                        disabled=move || !request_ok(2)
+                        on:click=move |_| {
+                            store.send_to_be_refused(pause_terminal(), "Pause terminal task");
+                        }
+                    >
+                        "Pause terminal task (proposal)"
+                    </button>
+                </Show>
             </div>
             <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
             <p class="hint">
                 "Get task, Subscribe to task and List tasks only read: their exchange shows here "
-                "and nothing is added to the trace. The two terminal-task requests are recorded in "
-                "the trace with the agent's error; the message carries the Clarification text."
+                "and nothing is added to the trace. The terminal-task requests are recorded in "
+                "the trace with the agent's error; the message carries the Clarification text"
+                {move || proposal().then_some(", the pause Act's Pause mode and Pause reason")}
+                "."
             </p>
             <Show when=proposal>
                 <div class="field field-text">
