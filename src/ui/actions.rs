@@ -1,4 +1,4 @@
-//! Act on the current state: each button is enabled exactly when the model's
+//! Act on the viewed state: each button is enabled exactly when the model's
 //! legality allows its action (Resume with wrong token, exactly when the
 //! model answers it with the wrong-token error), and a disabled one shows
 //! why, tied by aria-describedby.
@@ -268,7 +268,7 @@ pub fn ActPanel() -> impl IntoView {
     let clarify = Callback::new(move |()| Action::SupplyClarification(store.clarification.get()));
     view! {
         <section class="panel" aria-labelledby="act-h">
-            <h2 id="act-h">"Act on the current state"</h2>
+            <h2 id="act-h">"Act on the viewed state"</h2>
             <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" action=clarify rows=2/>
             <ActionButton
                 id="act-clarify"

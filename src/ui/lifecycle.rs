@@ -820,7 +820,7 @@ pub fn TimeBarView() -> impl IntoView {
             on:click=seek
         ></div>
         <p class="legend bar-legend" aria-hidden="true">
-            <span class="key">"unit worked"</span>
+            <span class="key worked">"units worked (alternate shades)"</span>
             // Told apart by their outline where a phone's bar has no room
             // for their labels.
             <span class="key wait">"input wait (width not to scale)"</span>
