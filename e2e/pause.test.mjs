@@ -9,8 +9,8 @@ const browser = sharedBrowser();
 const click = (page, id) => page.locator(`#${id}`).click();
 
 /** A fresh page with the proposal on and the given proposal settings. */
-async function proposalPage({ park = 0, event = '', timeout = 0, onTimeout = 'fail' } = {}) {
-  const page = await openPage(browser());
+async function proposalPage({ park = 0, event = '', timeout = 0, onTimeout = 'fail', viewport } = {}) {
+  const page = await openPage(browser(), '', viewport ? { viewport } : {});
   assert.equal(await page.locator('#act-pause').count(), 0, 'nothing of the proposal while off');
   await page.getByLabel('Proposed pause/resume').check();
   if (park) await page.getByLabel('Agent self-parks before unit').fill(String(park));
@@ -299,21 +299,23 @@ test('Export transcript writes the chosen pause encoding: the proposed core, or 
 });
 
 test('the Wire panel shows where each message of an exchange starts: a long request does not hide its answer', async () => {
-  const page = await proposalPage({ park: 3, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary' });
-  const step = page.locator('#step');
-  while (!(await text(page, 'task-state')).startsWith('TASK_STATE_PAUSED')) await step.click();
-  const messages = page.getByTestId('wire-message');
-  // AwaitTaskResumption, its result, and the PAUSED statusUpdate on the stream.
-  assert.equal(await messages.count(), 3);
-  const seen = await page.getByTestId('wire-messages').evaluate((list) => {
-    const box = list.getBoundingClientRect();
-    return [...list.querySelectorAll('[data-testid=wire-message]')].map((m) => {
-      const head = m.querySelector('.explain').getBoundingClientRect();
-      // The JSON's first three lines: its opening brace, "jsonrpc" and "id".
-      const third = m.querySelectorAll('.json .l')[2].getBoundingClientRect();
-      return head.top >= box.top && third.bottom <= box.bottom;
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }, { width: 320, height: 640 }]) {
+    const page = await proposalPage({ park: 3, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary', viewport });
+    const step = page.locator('#step');
+    while (!(await text(page, 'task-state')).startsWith('TASK_STATE_PAUSED')) await step.click();
+    const messages = page.getByTestId('wire-message');
+    // AwaitTaskResumption, its result, and the PAUSED statusUpdate on the stream.
+    assert.equal(await messages.count(), 3);
+    const seen = await page.getByTestId('wire-messages').evaluate((list) => {
+      const box = list.getBoundingClientRect();
+      return [...list.querySelectorAll('[data-testid=wire-message]')].map((m) => {
+        const head = m.querySelector('.explain').getBoundingClientRect();
+        // The JSON's first three lines: its opening brace, "jsonrpc" and "id".
+        const third = m.querySelectorAll('.json .l')[2].getBoundingClientRect();
+        return head.top >= box.top && third.bottom <= box.bottom;
+      });
     });
-  });
-  assert.deepEqual(seen, [true, true, true]);
-  await done(page);
+    assert.deepEqual(seen, [true, true, true], `${viewport.width} px`);
+    await done(page);
+  }
 });

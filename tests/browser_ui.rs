@@ -1202,6 +1202,10 @@ async fn the_trace_speaks_of_pauses_and_events_only_with_the_proposal_on() {
     assert!(legend.contains("an external event (proposal)"), "{legend}");
     p.switch("Show each worked second and waited minute (proposal)")
         .await;
+    assert_eq!(
+        p.text("[data-testid=trace-count]"),
+        "(1 of 1 entry shown; seconds and minutes hidden)"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -1262,6 +1266,24 @@ async fn pause_terminal_task_shows_the_proposed_error_in_both_encodings() {
         raw.contains("-32004") && raw.contains("\"proposedCode\": \"-32010\""),
         "{raw}"
     );
+    // The canceled task, viewed from its follow-up as it is now, takes it too.
+    p.click("#act-follow-up").await;
+    assert!(
+        p.disabled("#wire-pause-terminal"),
+        "the follow-up is not terminal"
+    );
+    p.click("[data-testid=task-list-item] button").await;
+    assert_eq!(p.state(), "TASK_STATE_CANCELED");
+    assert!(!p.disabled("#wire-pause-terminal"));
+    p.choose("#pause-encoding", "core").await;
+    p.click("#wire-pause-terminal").await;
+    assert_eq!(
+        payload_types(&p),
+        ["proposal:PauseTaskRequest", "proposal:error"]
+    );
+    // At an earlier state of it, nothing can be sent.
+    p.click("[aria-label='Previous recorded state']").await;
+    assert!(p.disabled("#wire-pause-terminal"));
 }
 
 #[wasm_bindgen_test]
@@ -1277,10 +1299,33 @@ async fn a_finish_step_pause_asked_in_the_last_unit_says_it_lapses() {
         "Pause requested (finish_step, proposal): the in-flight unit is the task's last, so the \
          task completes when it does and the pause lapses, with nothing left to pause."
     );
+    // The line under the button says the same, not that Step carries the
+    // task to the pause.
+    assert!(
+        p.text("#act-pause-reason").starts_with(
+            "Done: the pause is requested (proposal), but it lapses (see Pause requested)"
+        ),
+        "{}",
+        p.text("#act-pause-reason")
+    );
     while !p.disabled("#step") {
         p.click("#step").await;
     }
     assert_eq!(p.state(), "TASK_STATE_COMPLETED");
+    // In a unit set to fail, the pause lapses with the failure, whichever the unit.
+    p.set_range("#setting-work-units", 3).await;
+    p.set_range("#setting-fail-during-unit", 2).await;
+    for _ in 0..4 {
+        p.click("#step").await; // 1 s into unit 2, which fails at its second 2
+    }
+    p.click("#act-pause").await;
+    assert_eq!(
+        p.text("[data-testid=pause-requested]"),
+        "Pause requested (finish_step, proposal): the in-flight unit fails before it completes \
+         (Fail during unit), so the task fails and the pause lapses."
+    );
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_FAILED");
 }
 
 fn compared_types(p: &Page) -> Vec<String> {

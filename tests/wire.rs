@@ -1968,7 +1968,23 @@ fn h_re_pause_returns_the_current_pause_in_both_encodings() {
         let params = params_of(&again[0], enc, "PauseTask");
         assert_eq!(params["mode"], "interrupt_immediate");
         assert_eq!(params["reason"], "again", "the repeat as sent");
-        assert_eq!(first[1].message["result"], again[1].message["result"]);
+        // The same task and pause; in the extension its history holds the
+        // repeated message too, as a store keeps every accepted message.
+        let (mut one, mut two) = (
+            first[1].message["result"].clone(),
+            again[1].message["result"].clone(),
+        );
+        if enc == PauseEncoding::V1Extension {
+            let (h1, h2) = (one["task"]["history"].take(), two["task"]["history"].take());
+            let (h1, h2) = (h1.as_array().unwrap(), h2.as_array().unwrap());
+            assert_eq!(&h2[..h1.len()], &h1[..]);
+            assert_eq!(h2.len(), h1.len() + 1);
+            assert_eq!(
+                h2[h1.len()]["messageId"],
+                format!("msg-{}-user", entries[1].seq)
+            );
+        }
+        assert_eq!(one, two);
         let a = &again[1].message["result"];
         let pz = match enc {
             PauseEncoding::ProposedCore => &a["pause"],
@@ -2276,12 +2292,44 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
             .collect();
         (calls, ids)
     };
+    let first_repeat = e.trace().last().unwrap().seq;
+    pause(&mut e, PauseMode::FinishStep, "once more").unwrap();
     let (calls, ids) = history(&e, PauseEncoding::V1Extension);
-    assert_eq!(calls, ["PauseTask", "PauseTask"]);
+    assert_eq!(calls, ["PauseTask", "PauseTask", "PauseTask"]);
     // In the order sent, each once.
     let mut sorted = ids.clone();
+    sorted.sort_by_key(|id| {
+        id.trim_start_matches("msg-")
+            .split('-')
+            .next()
+            .unwrap()
+            .parse::<u32>()
+            .unwrap()
+    });
     sorted.dedup();
     assert_eq!(sorted, ids);
+    // The answer to the first repeat has it, and not the one sent after it.
+    let m = wire::entry_messages_in(&e, first_repeat, START, PauseEncoding::V1Extension);
+    let answered = m[1].message["result"]["task"]["history"].to_string();
+    assert!(
+        answered.contains(&format!("msg-{first_repeat}-user")),
+        "{answered}"
+    );
+    assert!(
+        !answered.contains(&format!("msg-{}-user", first_repeat + 1)),
+        "{answered}"
+    );
+    // One tried while viewing an earlier paused state is answered as of then,
+    // and is no message of the run's history.
+    let paused_at = e.position();
+    e.apply(Action::Step).unwrap(); // a waited minute
+    e.seek(paused_at).unwrap();
+    pause(&mut e, PauseMode::FinishStep, "from the past").unwrap();
+    let tried = e.trace().last().unwrap().seq;
+    e.seek(e.viewed_task().records().len() - 1).unwrap();
+    assert!(!history(&e, PauseEncoding::V1Extension)
+        .1
+        .contains(&format!("msg-{tried}-user")));
     // The proposed core has its own methods: nothing of them in a history.
     assert!(history(&e, CORE).0.is_empty());
     // A branch from before the pause drops both with the states they were sent at.

@@ -82,6 +82,9 @@ pub fn ActionButton(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
                     // A pause that waits for the in-flight work (proposal).
+                    Some((_, true)) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
+                        "Done: the pause is requested (proposal), but it lapses (see Pause requested); the task is {state}, and Play or Step carries it on."
+                    ),
                     Some((_, true)) => format!(
                         "Done: the pause is requested (proposal) and the task is {state} until it takes effect; Play or Step carries it there."
                     ),
@@ -310,22 +313,40 @@ pub fn ActPanel() -> impl IntoView {
 }
 
 /// Proposal: a client's pause asked for that has not taken effect yet, and
-/// when it will.
-pub fn pending_pause(e: &crate::model::Experiment) -> Option<String> {
+/// when it will (or why it never will: whether it lapses).
+fn pause_outlook(e: &crate::model::Experiment) -> Option<(PauseMode, String, bool)> {
     let s = e.snapshot();
-    let last = s.completed_units + 1 == e.config().work_units;
-    s.pending.map(|p| {
-        format!(
-            "Pause requested ({}, proposal): {}.",
-            p.mode.name(),
-            match p.mode {
-                PauseMode::WaitForCompletion => "it takes effect when every unit is done",
-                // finish_step pauses between units; none follows the last.
-                _ if last => "the in-flight unit is the task's last, so the task completes when it does and the pause lapses, with nothing left to pause",
-                _ => "it takes effect when the in-flight unit completes",
-            }
-        )
-    })
+    let p = s.pending?;
+    // The viewed task's own settings: a follow-up may not fail as the first did.
+    let c = e.config().for_task(e.viewed_task_index());
+    let unit = s.completed_units + 1;
+    let fails = (c.fail_during >= unit).then_some(c.fail_during);
+    let (text, lapses) = match (p.mode, fails) {
+        (PauseMode::WaitForCompletion, Some(f)) => (
+            format!("the task fails during unit {f} (Fail during unit) before every unit is done, and the pause lapses"),
+            true,
+        ),
+        (PauseMode::WaitForCompletion, None) => ("it takes effect when every unit is done".to_string(), false),
+        // finish_step pauses between units.
+        (_, Some(f)) if f == unit => (
+            "the in-flight unit fails before it completes (Fail during unit), so the task fails and the pause lapses".to_string(),
+            true,
+        ),
+        // None follows the last.
+        _ if unit == c.work_units => (
+            "the in-flight unit is the task's last, so the task completes when it does and the pause lapses, with nothing left to pause".to_string(),
+            true,
+        ),
+        _ => ("it takes effect when the in-flight unit completes".to_string(), false),
+    };
+    Some((p.mode, text, lapses))
+}
+
+/// Proposal: a client's pause asked for that has not taken effect yet, and
+/// when it will, or why it lapses.
+pub fn pending_pause(e: &crate::model::Experiment) -> Option<String> {
+    pause_outlook(e)
+        .map(|(mode, text, _)| format!("Pause requested ({}, proposal): {text}.", mode.name()))
 }
 
 /// Proposal (not part of A2A v1.0): PauseTask, ResumeTask and events.
@@ -342,10 +363,7 @@ fn PauseControls() -> impl IntoView {
         }
     });
     let pending = move || store.exp.with(pending_pause);
-    let pause = Callback::new(move |()| Action::PauseTask {
-        mode: store.pause_mode.get(),
-        reason: store.pause_reason.get(),
-    });
+    let pause = Callback::new(move |()| store.pause_action());
     let resume = Callback::new(move |()| store.resume_action(true));
     let fire = Callback::new(move |()| Action::FireEvent(store.event_to_fire.get()));
     view! {
@@ -372,7 +390,7 @@ fn PauseControls() -> impl IntoView {
             </div>
             <p class="hint" data-testid="pause-mode-hint">
                 {move || match store.pause_mode.get() {
-                    PauseMode::FinishStep => "finish_step: the in-flight unit completes first (a pause at a unit boundary is immediate); if it is the last unit, the task completes instead.",
+                    PauseMode::FinishStep => "finish_step: the in-flight unit completes first (a pause at a unit boundary is immediate); if it is the last unit (or a failing one), the task ends instead and the pause lapses.",
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}

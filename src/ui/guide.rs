@@ -106,8 +106,9 @@ pub fn GuidePanel() -> impl IntoView {
                          (credentials). Interrupted, not ended: the answer resumes the same task."</li>
                     <li>"After a terminal state, more work is a follow-up: a new task in the same context \
                          that references the old one. Cancellation is a request the agent may refuse."</li>
-                    <li>"On the wire: JSON-RPC 2.0 requests; a streaming request's answers come as \
-                         server-sent events (the Wire panel shows each one)."</li>
+                    <li>"On the wire, in the JSON-RPC binding shown here (v1.0 also defines gRPC and \
+                         HTTP+JSON): JSON-RPC 2.0 requests; a streaming request's answers come as \
+                         server-sent events. The Wire panel shows each one."</li>
                 </ul>
             </details>
             <ol>

@@ -460,6 +460,15 @@ impl Store {
         self.exp.with(|e| e.play_legality().map_err(after_colon))
     }
 
+    /// Proposal: the PauseTask the page sends, with the chosen mode and
+    /// reason (tracked: buttons check exactly what they send).
+    pub fn pause_action(&self) -> Action {
+        Action::PauseTask {
+            mode: self.pause_mode.get(),
+            reason: self.pause_reason.get(),
+        }
+    }
+
     /// Proposal: the ResumeTask the page sends, with the viewed pause's token
     /// or a wrong one on purpose, the resume input and `continueTranscript`
     /// (tracked: buttons check exactly what they send).

@@ -186,10 +186,11 @@ pub fn WirePanel() -> impl IntoView {
             {
                 return Some(
                     "Proposal: PauseTask's params are the RFC's as written: taskId, where v1.0's \
-                     own requests name the task id; mode in lower case (finish_step), though the \
-                     RFC calls it an enum and writes enum values as SCREAMING_SNAKE_CASE names. \
-                     Its result is the pause, not a Task. An agent without the proposal answers \
-                     MethodNotFoundError (-32601), as the RFC's error table says."
+                     GetTask, CancelTask and SubscribeToTask name the task id; mode in lower case \
+                     (finish_step), though the RFC calls it an enum and writes enum values as \
+                     SCREAMING_SNAKE_CASE names. Its result is {taskId, state, pause}, not a \
+                     Task. An agent without the proposal answers MethodNotFoundError (-32601), as \
+                     the RFC's error table says."
                         .to_string(),
                 );
             }
@@ -232,10 +233,6 @@ pub fn WirePanel() -> impl IntoView {
     // to the viewed task once it is terminal and reached as it is now, each
     // whenever the model would put the action it sends on the wire: Ok, or
     // why not.
-    let pause_terminal = move || Action::PauseTask {
-        mode: store.pause_mode.get(),
-        reason: store.pause_reason.get(),
-    };
     let terminal_requests = Memo::new(move |_| {
         let mut requests = vec![
             (
@@ -245,7 +242,7 @@ pub fn WirePanel() -> impl IntoView {
             ("Cancel terminal task", Action::RequestCancellation),
         ];
         if proposal() {
-            requests.push(("Pause terminal task", pause_terminal()));
+            requests.push(("Pause terminal task", store.pause_action()));
         }
         store.exp.with(|e| {
             let terminal = e.snapshot().state.is_terminal();
@@ -265,8 +262,9 @@ pub fn WirePanel() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let request_ok =
-        move |i: usize| terminal_requests.with(|v| v.get(i).is_some_and(|(_, r)| r.is_ok()));
+    let request_ok = move |name: &str| {
+        terminal_requests.with(|v| v.iter().any(|(n, r)| *n == name && r.is_ok()))
+    };
     let terminal_reason = move || {
         terminal_requests.with(|verdicts| {
             let refused: Vec<_> = verdicts
@@ -356,7 +354,7 @@ pub fn WirePanel() -> impl IntoView {
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
-                    disabled=move || !request_ok(0)
+                    disabled=move || !request_ok("Message to terminal task")
                     on:click=move |_| {
                         let text = store.clarification.get_untracked();
                         store.send_to_be_refused(Action::SupplyClarification(text), "Message to terminal task");
@@ -367,7 +365,7 @@ pub fn WirePanel() -> impl IntoView {
                 <button
                     id="wire-cancel-terminal"
                     aria-describedby="terminal-requests-reason"
-                    disabled=move || !request_ok(1)
+                    disabled=move || !request_ok("Cancel terminal task")
                     on:click=move |_| {
                         store.send_to_be_refused(Action::RequestCancellation, "Cancel terminal task");
                     }
@@ -378,9 +376,9 @@ pub fn WirePanel() -> impl IntoView {
                     <button
                         id="wire-pause-terminal"
                         aria-describedby="terminal-requests-reason"
-                        disabled=move || !request_ok(2)
+                        disabled=move || !request_ok("Pause terminal task")
                         on:click=move |_| {
-                            store.send_to_be_refused(pause_terminal(), "Pause terminal task");
+                            store.send_to_be_refused(store.pause_action(), "Pause terminal task");
                         }
                     >
                         "Pause terminal task (proposal)"

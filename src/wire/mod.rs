@@ -242,7 +242,7 @@ pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec
 pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
     let id = format!("get-task-{n}");
-    let task = w.task_in_full(ti, rec);
+    let task = w.task_in_full(ti, rec, u32::MAX);
     let ty = proposal_if(&task, "Task", "proposal:Task");
     let mut answer = reply(id.as_str(), Transport::JsonRpc, ty, task);
     answer.of_pause = w.set_by_pause_timeout(&[w.status_since(ti, rec)]);
@@ -348,7 +348,7 @@ pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wir
     let answer = if exp.snapshot().state.is_terminal() {
         terminal_error(id.as_str(), tid, exp.snapshot().state)
     } else {
-        let task = w.task_in_full(ti, rec);
+        let task = w.task_in_full(ti, rec, u32::MAX);
         let mut f = frame(id.as_str(), obj!("task" => task));
         f.of_pause = w.set_by_pause_timeout(&[w.status_since(ti, rec)]);
         f.payload_type = proposal_if(
@@ -719,7 +719,7 @@ impl<'a> Walk<'a> {
                 let params = obj!("message" => self.client_message(e, false));
                 out.push(request(seq, "SendStreamingMessage", params));
                 out.push(if done {
-                    frame(seq, obj!("task" => self.task_in_full(ti, seq)))
+                    frame(seq, obj!("task" => self.task_in_full(ti, seq, seq)))
                 } else {
                     terminal_error(seq, tid, e.after)
                 });
@@ -730,7 +730,7 @@ impl<'a> Walk<'a> {
                     seq,
                     Transport::JsonRpc,
                     "Task",
-                    self.task_in_full(ti, seq),
+                    self.task_in_full(ti, seq, seq),
                 ));
                 if open.is_some() {
                     out.push(frame(sid, self.status_update(ti, seq)));
@@ -833,11 +833,11 @@ impl<'a> Walk<'a> {
     /// CancelTask, the `task` that opens a stream, the `Task` a PauseTask or
     /// ResumeTask returns): [`Walk::task_at`], its
     /// artifact when completed, and its `history`. The history holds its
-    /// messages up to `rec`: the client's, in the extension its accepted
+    /// messages up to `rec`, sent by trace entry `upto`: the client's, in the extension its accepted
     /// PauseTask (a repeated one too) and ResumeTask messages, and the agent's once a later status
     /// replaces the one that carries it (the current status message is in
     /// `status` only, as a2a-sdk's task store keeps it).
-    fn task_in_full(&self, ti: usize, rec: u32) -> Value {
+    fn task_in_full(&self, ti: usize, rec: u32, upto: u32) -> Value {
         let mut task = self.task_at(ti, rec);
         let current = self.status_since(ti, rec);
         if let Some(a) = self.artifact_at(ti, rec) {
@@ -852,12 +852,16 @@ impl<'a> Walk<'a> {
             .collect();
         // In the extension, an accepted PauseTask that changed nothing (the
         // task already paused) is a message all the same: kept with the
-        // others sent from the states up to `rec`.
+        // others sent from the states up to `rec`, by entry `upto` (the one
+        // answered), in the run's order (not one tried on an earlier state,
+        // unless it is the one answered).
         if !self.core() {
             entries.extend(self.exp.trace().iter().filter(|e| {
                 usize::from(e.task) == ti
                     && matches!(e.outcome, Outcome::Unchanged(_))
+                    && e.seq <= upto
                     && kept(e.at)
+                    && (e.seq == upto || !self.exp.tried_on_earlier_state(e))
                     && self.proposal_call(e).is_some()
             }));
             entries.sort_by_key(|e| e.seq);
@@ -1194,7 +1198,7 @@ impl<'a> Walk<'a> {
             out.push(m);
             return out;
         }
-        let task = self.task_in_full(ti, rec);
+        let task = self.task_in_full(ti, rec, seq);
         out.push(if !self.core() {
             reply(
                 seq,
