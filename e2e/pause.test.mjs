@@ -298,24 +298,39 @@ test('Export transcript writes the chosen pause encoding: the proposed core, or 
   await done(page);
 });
 
+// Whether each message of the Wire panel's exchange shows its start (its
+// words and its JSON's first three lines) without scrolling the list.
+const startsShown = (page) =>
+  page.getByTestId('wire-messages').evaluate((list) => {
+    const box = list.getBoundingClientRect();
+    return [...list.querySelectorAll('[data-testid=wire-message]')].map((m) => {
+      const head = m.querySelector('.explain').getBoundingClientRect();
+      const third = m.querySelectorAll('.json .l')[2].getBoundingClientRect();
+      return head.top >= box.top && third.bottom <= box.bottom;
+    });
+  });
+
 test('the Wire panel shows where each message of an exchange starts: a long request does not hide its answer', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }, { width: 320, height: 640 }]) {
     const page = await proposalPage({ park: 3, event: 'pr.merged', timeout: 5, onTimeout: 'resume_with_summary', viewport });
     const step = page.locator('#step');
     while (!(await text(page, 'task-state')).startsWith('TASK_STATE_PAUSED')) await step.click();
-    const messages = page.getByTestId('wire-message');
     // AwaitTaskResumption, its result, and the PAUSED statusUpdate on the stream.
-    assert.equal(await messages.count(), 3);
-    const seen = await page.getByTestId('wire-messages').evaluate((list) => {
-      const box = list.getBoundingClientRect();
-      return [...list.querySelectorAll('[data-testid=wire-message]')].map((m) => {
-        const head = m.querySelector('.explain').getBoundingClientRect();
-        // The JSON's first three lines: its opening brace, "jsonrpc" and "id".
-        const third = m.querySelectorAll('.json .l')[2].getBoundingClientRect();
-        return head.top >= box.top && third.bottom <= box.bottom;
-      });
-    });
-    assert.deepEqual(seen, [true, true, true], `${viewport.width} px`);
+    assert.equal(await page.getByTestId('wire-message').count(), 3);
+    assert.deepEqual(await startsShown(page), [true, true, true], `${viewport.width} px, self-park`);
     await done(page);
+    // A client's pause with the longest reason, in both encodings (the
+    // extension's request carries it twice, and one more header).
+    const client = await proposalPage({ viewport });
+    for (let i = 0; i < 2; i++) await click(client, 'step');
+    await client.getByLabel('Pause mode').selectOption('interrupt_immediate');
+    await client.getByLabel('Pause reason').fill(`${'R'.repeat(250)} ${'word '.repeat(49)}`);
+    await click(client, 'act-pause');
+    for (const encoding of ['core', 'ext']) {
+      await client.getByLabel('Pause encoding').selectOption(encoding);
+      assert.equal(await client.getByTestId('wire-message').count(), 3);
+      assert.deepEqual(await startsShown(client), [true, true, true], `${viewport.width} px, ${encoding}`);
+    }
+    await done(client);
   }
 });

@@ -1217,6 +1217,11 @@ async fn a_pause_in_effect_says_its_params_are_the_rfcs_as_written() {
     }
     p.click("#act-pause").await;
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
+    // Under the button: done, not what pressing again would do.
+    assert_eq!(
+        p.text("#act-pause-reason"),
+        "Done: the task is TASK_STATE_PAUSED (proposal); Resume task wakes it."
+    );
     let note = p.text(".wire .warning");
     assert!(
         note.contains("PauseTask's params are the RFC's as written")
@@ -1259,13 +1264,26 @@ async fn pause_terminal_task_shows_the_proposed_error_in_both_encodings() {
     );
     assert!(p.text("[data-testid=wire-messages]").contains("-32010"));
     // In the v1.0 extension: a SendMessage refused as a message to a
-    // terminal task, the proposed code in its ErrorInfo.
+    // terminal task, the proposed code in its ErrorInfo. The status line
+    // no longer speaks of the answer in the other encoding.
     p.choose("#pause-encoding", "ext").await;
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Pause encoding: v1.0 extension; the Wire panel shows the same exchanges in it."
+    );
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
         raw.contains("-32004") && raw.contains("\"proposedCode\": \"-32010\""),
         "{raw}"
     );
+    // At an earlier state of it, before it ended: the way to send them.
+    p.click("[aria-label='Previous recorded state']").await;
+    assert_eq!(
+        p.text("#terminal-requests-reason"),
+        "Viewing an earlier state: a client reaches a task only as it is now. Go to its last \
+         state to send these."
+    );
+    p.click("[aria-label='Next recorded state']").await;
     // The canceled task, viewed from its follow-up as it is now, takes it too.
     p.click("#act-follow-up").await;
     assert!(
@@ -1284,6 +1302,30 @@ async fn pause_terminal_task_shows_the_proposed_error_in_both_encodings() {
     // At an earlier state of it, nothing can be sent.
     p.click("[aria-label='Previous recorded state']").await;
     assert!(p.disabled("#wire-pause-terminal"));
+}
+
+#[wasm_bindgen_test]
+async fn a_self_park_keeps_a_pending_pause_and_inspect_says_so() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    p.set_range("#setting-agent-self-parks-before-unit", 2)
+        .await;
+    p.set_range("#setting-self-park-timeout-minutes", 2).await;
+    p.choose("#on-timeout", "fail").await;
+    p.click("#step").await; // in unit 1
+    p.choose("#pause-mode", "wait_for_completion").await;
+    p.click("#act-pause").await;
+    while p.state() != "TASK_STATE_PAUSED (proposal)" {
+        p.click("#step").await;
+    }
+    assert!(p
+        .text("[data-testid=pause-details]")
+        .contains("agent (AwaitTaskResumption)"));
+    assert_eq!(
+        p.text("[data-testid=pause-details] [data-testid=pause-requested]"),
+        "Pause requested (wait_for_completion, proposal): it takes effect when every unit is \
+         done, unless the self-park's timeout fails the task first."
+    );
 }
 
 #[wasm_bindgen_test]
@@ -1324,8 +1366,24 @@ async fn a_finish_step_pause_asked_in_the_last_unit_says_it_lapses() {
         "Pause requested (finish_step, proposal): the in-flight unit fails before it completes \
          (Fail during unit), so the task fails and the pause lapses."
     );
+    // The Wire panel says the same of that PauseTask.
+    let note = p.text(".wire .warning");
+    assert!(
+        note.starts_with("Proposal: this pause never takes effect: the in-flight unit fails"),
+        "{note}"
+    );
     p.click("#step").await;
     assert_eq!(p.state(), "TASK_STATE_FAILED");
+    // A failure set beyond the last unit never comes: wait_for_completion
+    // takes effect.
+    p.set_range("#setting-fail-during-unit", 5).await;
+    p.click("#step").await;
+    p.choose("#pause-mode", "wait_for_completion").await;
+    p.click("#act-pause").await;
+    assert_eq!(
+        p.text("[data-testid=pause-requested]"),
+        "Pause requested (wait_for_completion, proposal): it takes effect when every unit is done."
+    );
 }
 
 fn compared_types(p: &Page) -> Vec<String> {

@@ -378,7 +378,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::RunFull => write!(
                 f,
-                "This run holds {} trace entries, the most one run keeps: go back to an earlier state to branch from it, or restart.",
+                "This run holds {} trace entries, the most one run keeps: go back to an earlier state of the latest task to branch from it, or restart.",
                 super::experiment::MAX_TRACE_ENTRIES
             ),
             Refusal::RunTooLong => write!(

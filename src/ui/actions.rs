@@ -66,6 +66,22 @@ pub fn ActionButton(
         }),
         _ => None,
     };
+    // A pause that took effect at once (proposal): said as done, not as
+    // what pressing again would do.
+    let paused_now = move || {
+        let sent_pause = sent.with(|s| {
+            s.as_ref()
+                .is_some_and(|(_, _, a)| matches!(a, Action::PauseTask { .. }))
+        });
+        (sent_pause
+            && outcome() == Some(Outcome::Done)
+            && store
+                .exp
+                .with(|e| e.snapshot().state == crate::model::TaskState::Paused))
+        .then(|| {
+            "Done: the task is TASK_STATE_PAUSED (proposal); Resume task wakes it.".to_string()
+        })
+    };
     let carry_on = move || {
         let shown =
             (leads || carries_on) && !text_refused.get() && outcome() == Some(Outcome::Done);
@@ -115,6 +131,7 @@ pub fn ActionButton(
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err() && carry_on().is_none()>
                 {move || match (verdict.get(), carry_on()) {
                     (_, Some(done)) => done,
+                    (Ok(()), None) if let Some(paused) = paused_now() => paused,
                     (Ok(()), None) if let Some(said) = unchanged() => said,
                     (Ok(()), None) => hint.get(),
                     // Said in full once, under Recorded states.
@@ -315,12 +332,18 @@ pub fn ActPanel() -> impl IntoView {
 /// Proposal: a client's pause asked for that has not taken effect yet, and
 /// when it will (or why it never will: whether it lapses).
 fn pause_outlook(e: &crate::model::Experiment) -> Option<(PauseMode, String, bool)> {
-    let s = e.snapshot();
-    let p = s.pending?;
     // The viewed task's own settings: a follow-up may not fail as the first did.
-    let c = e.config().for_task(e.viewed_task_index());
+    pause_outlook_at(e.snapshot(), &e.config().for_task(e.viewed_task_index()))
+}
+
+/// [`pause_outlook`] at the recorded state `s` of a task with the settings `c`.
+pub(super) fn pause_outlook_at(
+    s: &crate::model::Snapshot,
+    c: &crate::model::Config,
+) -> Option<(PauseMode, String, bool)> {
+    let p = s.pending?;
     let unit = s.completed_units + 1;
-    let fails = (c.fail_during >= unit).then_some(c.fail_during);
+    let fails = (c.fail_during >= unit && c.reaches(c.fail_during)).then_some(c.fail_during);
     let (text, lapses) = match (p.mode, fails) {
         (PauseMode::WaitForCompletion, Some(f)) => (
             format!("the task fails during unit {f} (Fail during unit) before every unit is done, and the pause lapses"),
@@ -338,6 +361,16 @@ fn pause_outlook(e: &crate::model::Experiment) -> Option<(PauseMode, String, boo
             true,
         ),
         _ => ("it takes effect when the in-flight unit completes".to_string(), false),
+    };
+    // A self-park on the way keeps it, unless its timeout fails the task.
+    let park_fails = s
+        .pause
+        .is_some_and(|q| q.by == crate::model::Initiator::Agent && q.timeout_minutes().is_some())
+        && c.on_timeout == crate::model::OnTimeout::Fail;
+    let text = if park_fails && !lapses {
+        format!("{text}, unless the self-park's timeout fails the task first")
+    } else {
+        text
     };
     Some((p.mode, text, lapses))
 }

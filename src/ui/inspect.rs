@@ -229,6 +229,10 @@ pub fn InspectPanel() -> impl IntoView {
                             <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
                             <dt>"Wakes on"</dt><dd>{conditions}</dd>
                         </dl>
+                        // A client's pause a self-park keeps, for after it.
+                        {super::actions::pending_pause(e).map(|said| view! {
+                            <p class="warning" data-testid="pause-requested">{said}</p>
+                        })}
                     </div>
                 }.into_any())
             })}

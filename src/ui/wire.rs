@@ -171,6 +171,26 @@ pub fn WirePanel() -> impl IntoView {
                         .to_string(),
                 );
             }
+            // A pending pause that lapses (the task ends first): no PAUSED
+            // statusUpdate ever follows.
+            let lapses = pending
+                .then(|| {
+                    store.exp.with(|e| {
+                        let ti = usize::from(t.task);
+                        let records = e.tasks().get(ti)?.records();
+                        let r = records.iter().find(|r| r.id == t.at)?;
+                        super::actions::pause_outlook_at(&r.snap, &e.config().for_task(ti))
+                    })
+                })
+                .flatten()
+                .filter(|(_, _, lapses)| *lapses);
+            if let Some((_, why, _)) = lapses {
+                return Some(format!(
+                    "Proposal: this pause never takes effect: {why}. The RFC has no word for a pause \
+                     that lapses, nor a result shape for one still pending: here the result says \
+                     TASK_STATE_WORKING without a pause, and no PAUSED statusUpdate follows."
+                ));
+            }
             if core && pending {
                 return Some(
                     "Proposal: this pause takes effect later. The RFC shows PauseTask's result \
@@ -250,6 +270,12 @@ pub fn WirePanel() -> impl IntoView {
                 Err(Refusal::ReadOnly) => Err(
                     "Viewing an earlier state of an earlier task: a client reaches a task only \
                      as it is now. Go to its last state to send these."
+                        .to_string(),
+                ),
+                // The task has ended since the viewed state.
+                _ if !terminal && e.viewed_task().latest().snap.state.is_terminal() => Err(
+                    "Viewing an earlier state: a client reaches a task only as it is now. Go to \
+                     its last state to send these."
                         .to_string(),
                 ),
                 _ if !terminal => Err("Enabled once the viewed task is terminal.".to_string()),
@@ -399,11 +425,18 @@ pub fn WirePanel() -> impl IntoView {
                     <select
                         id="pause-encoding"
                         on:change=move |ev| {
-                            store.pause_encoding.set(if event_target_value(&ev) == "ext" {
+                            let ext = event_target_value(&ev) == "ext";
+                            store.pause_encoding.set(if ext {
                                 PauseEncoding::V1Extension
                             } else {
                                 PauseEncoding::ProposedCore
-                            })
+                            });
+                            // What the status line said of an answer may
+                            // name a state this encoding writes otherwise.
+                            store.say(format!(
+                                "Pause encoding: {}; the Wire panel shows the same exchanges in it.",
+                                if ext { "v1.0 extension" } else { "proposed core (proposal, not A2A v1.0)" }
+                            ));
                         }
                     >
                         <option value="core" prop:selected=move || store.pause_encoding.get() == PauseEncoding::ProposedCore>
