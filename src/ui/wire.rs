@@ -178,8 +178,8 @@ pub fn WirePanel() -> impl IntoView {
                     store.exp.with(|e| {
                         let ti = usize::from(t.task);
                         let records = e.tasks().get(ti)?.records();
-                        let r = records.iter().find(|r| r.id == t.at)?;
-                        super::actions::pause_outlook_at(&r.snap, &e.config().for_task(ti))
+                        let i = records.binary_search_by_key(&t.at, |r| r.id).ok()?;
+                        super::actions::pause_outlook_at(&records[i].snap, &e.config().for_task(ti))
                     })
                 })
                 .flatten()

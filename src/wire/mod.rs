@@ -634,6 +634,9 @@ struct Walk<'a> {
     times: Vec<(u32, i64)>,
     /// JSON-RPC id of the open SSE stream.
     stream: Option<u32>,
+    /// In the extension: the accepted PauseTask and ResumeTask calls that
+    /// changed nothing, found once per walk for the tasks' histories.
+    no_op_calls: Vec<&'a TraceEntry>,
 }
 
 impl<'a> Walk<'a> {
@@ -656,6 +659,20 @@ impl<'a> Walk<'a> {
             base_s,
             times: Vec::with_capacity(exp.trace().len()),
             stream: None,
+            no_op_calls: match enc {
+                PauseEncoding::ProposedCore => Vec::new(),
+                PauseEncoding::V1Extension => exp
+                    .trace()
+                    .iter()
+                    .filter(|e| {
+                        matches!(e.outcome, Outcome::Unchanged(_))
+                            && matches!(
+                                e.event,
+                                Event::PauseRequested { .. } | Event::ResumeRequested { .. }
+                            )
+                    })
+                    .collect(),
+            },
         }
     }
 
@@ -856,9 +873,8 @@ impl<'a> Walk<'a> {
         // answered), in the run's order (not one tried on an earlier state,
         // unless it is the one answered).
         if !self.core() {
-            entries.extend(self.exp.trace().iter().filter(|e| {
+            entries.extend(self.no_op_calls.iter().copied().filter(|e| {
                 usize::from(e.task) == ti
-                    && matches!(e.outcome, Outcome::Unchanged(_))
                     && e.seq <= upto
                     && kept(e.at)
                     && (e.seq == upto || !self.exp.tried_on_earlier_state(e))
