@@ -30,7 +30,7 @@ policy = (
     "object-src 'none'; base-uri 'none'; form-action 'none'"
 )
 meta = f'<meta http-equiv="Content-Security-Policy" content="{policy}" />'
-html, n = re.subn(r'(<meta charset="utf-8" />)', r"\1\n    " + meta, html, count=1)
+html, n = re.subn(r"(<meta charset=[^>]*>)", lambda m: m.group(1) + meta, html, count=1)
 if n != 1:
     sys.exit("csp.py: no <meta charset> to place the policy after")
 with open(html_path, "w", encoding="utf-8") as f:
