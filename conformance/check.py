@@ -20,7 +20,8 @@ Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
     a2a.proto must be set, so must one member of each oneof (a StreamResponse's
     payload, a Part's content), and re-serializing must give back exactly the input
     (lowerCamelCase names, enum names, defaults omitted, timestamps with
-    milliseconds);
+    milliseconds), its members in the same order (the proto's field order, as
+    a ProtoJSON writer prints them; a Struct's members excepted);
   - errors: A2A code (or JSON-RPC's -32602) with its standard reason, data[0] a
     type.googleapis.com/google.rpc.ErrorInfo in domain a2a-protocol.org,
     parsed strictly into google.rpc.ErrorInfo.
@@ -176,7 +177,32 @@ def strict_parse(payload, type_name):
     if back != expected:
         raise Bad(f"{type_name} is not canonical ProtoJSON: sent {json.dumps(payload)}, "
                   f"a ProtoJSON writer gives {json.dumps(back)}")
+    where = misordered(expected, back)
+    if where is not None:
+        raise Bad(f"{type_name}: members of {where or 'the message'} are not in the proto's field "
+                  f"order: sent {json.dumps(payload)}, a ProtoJSON writer gives {json.dumps(back)}")
     return msg
+
+
+def misordered(sent, written, path=""):
+    """The path of the first object whose members are not in the order a ProtoJSON
+    writer prints them (field-number order), or None. The members of a Struct
+    (metadata, an extension's params) are a map, printed in no fixed order: not compared."""
+    if isinstance(sent, dict) and isinstance(written, dict):
+        if re.search(r"(^|\.)(metadata|params)(\.|$)", path):
+            return None
+        if list(sent) != list(written):
+            return path
+        for k in sent:
+            inner = misordered(sent[k], written.get(k), f"{path}.{k}" if path else k)
+            if inner is not None:
+                return inner
+    elif isinstance(sent, list) and isinstance(written, list):
+        for i, (a, b) in enumerate(zip(sent, written)):
+            inner = misordered(a, b, f"{path}[{i}]")
+            if inner is not None:
+                return inner
+    return None
 
 
 def check_error(err):
@@ -389,6 +415,9 @@ def self_test():
                                       "data": [{"@type": ERROR_INFO, "reason": "UNSUPPORTED_OPERATION",
                                                 "domain": "a2a-protocol.org"}]}}},
     }
+    bad["status members out of field order"] = upd({"timestamp": ts, "state": "TASK_STATE_WORKING"})
+    bad["message members out of field order"] = {**req, "message": {**req["message"], "params": {"message": {
+        "messageId": "m1", "parts": [{"text": "hi"}], "role": "ROLE_USER"}}}}
     bad["empty StreamResponse"] = frame({})
     bad["a Part with no content"] = frame({"artifactUpdate": {"taskId": tid, "contextId": ctx,
                                                              "artifact": {"artifactId": "a", "parts": [{}]}}})
@@ -411,6 +440,8 @@ def self_test():
         'result for no request': 'answers no earlier request',
         'stream result over jsonrpc': 'results travel over sse',
         'error as an SSE frame': 'is a plain JSON-RPC response, not sse',
+        "status members out of field order": "members of statusUpdate.status are not in the proto's field order",
+        "message members out of field order": "members of message are not in the proto's field order",
         "empty StreamResponse": "payload: one of task, message, statusUpdate, artifactUpdate must be set",
         "a Part with no content": "content: one of text, raw, url, data must be set",
     }

@@ -325,8 +325,22 @@ fn input_required_closes_the_stream_and_clarification_opens_a_new_one() {
         msg["messageId"],
         t[0].message["params"]["message"]["messageId"]
     );
+    // The stream opens with the task as the agent receives the clarification:
+    // still INPUT_REQUIRED, its question in `status`, the clarification last
+    // in `history`; then the agent's WORKING event, which a subscription
+    // opened at INPUT_REQUIRED receives too.
     let first = &t[ask + 2].message["result"]["task"];
-    assert_eq!(first["status"]["state"], "TASK_STATE_WORKING");
+    assert_eq!(first["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
+    assert_eq!(first["status"], *status);
+    let history = first["history"].as_array().unwrap();
+    assert_eq!(history.last().unwrap()["parts"][0]["text"], "Blue.");
+    assert_eq!(history.last().unwrap()["taskId"], e.tasks()[0].id);
+    let resumed = &t[ask + 3].message["result"]["statusUpdate"];
+    assert_eq!(resumed["status"]["state"], "TASK_STATE_WORKING");
+    assert!(resumed["status"]["message"].is_null());
+    assert!(
+        resumed["status"]["timestamp"].as_str().unwrap() > status["timestamp"].as_str().unwrap()
+    );
     assert!(t[ask + 2..].iter().all(|m| rpc_id(m) == rpc_id(req)));
     assert!(t[..=ask].iter().all(|m| rpc_id(m) == 1));
 }

@@ -119,7 +119,8 @@ pub fn WirePanel() -> impl IntoView {
                     format!(
                         "Later events reach this subscription as they reach {stream}, in the same \
                          order, until the task reaches a terminal state, as the spec says and \
-                         a2a-sdk 1.3.0 does. The trace shows each frame once, on the task's own \
+                         a2a-sdk 1.3.0 does in one process (across replicas, it ends the \
+                         subscription at an interrupted state too). The trace shows each frame once, on the task's own \
                          stream."
                     )
                 });
@@ -540,7 +541,9 @@ pub fn WirePanel() -> impl IntoView {
             <p class="hint">
                 "Selecting a trace entry (a click, or ↑ ↓ in the focused trace) shows its messages. Timestamps derive from the experiment's "
                 "start plus simulated time, 1 ms more for each later entry in the same second, so "
-                "they strictly increase; the same experiment always yields the same messages."
+                "they strictly increase; the same experiment always yields the same messages. "
+                "A wait for a clarification or an authorization takes no simulated time, so the "
+                "answer is stamped 1 ms after the question."
             </p>
         </section>
     }

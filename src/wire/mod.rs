@@ -15,14 +15,18 @@
 //!   both; a2a-sdk 1.3.0's blocking `SendMessage` returns at either).
 //!   A `SubscribeToTask` stream opened on a live task stays open until the
 //!   task reaches a terminal state, INPUT_REQUIRED included (the spec's rule
-//!   for subscriptions; a2a-sdk 1.3.0 does the same).
+//!   for subscriptions; a2a-sdk 1.3.0 does the same in one process, and
+//!   across replicas ends it at an interrupted state too).
 //! - Worked seconds carry nothing on the wire. The artifact is streamed only at
 //!   completion: one `artifactUpdate` with `lastChunk:true` just before the
 //!   COMPLETED `statusUpdate`, so a failed or canceled task never had one.
 //! - INPUT_REQUIRED, AUTH_REQUIRED, FAILED and REJECTED carry an agent status
 //!   `message` explaining them.
 //! - The clarification is a new `SendStreamingMessage` with the task's `taskId`
-//!   and `contextId`; its stream starts with the `task` snapshot (WORKING).
+//!   and `contextId`; its stream starts with the `task` as the agent receives
+//!   it (INPUT_REQUIRED, the clarification added to its `history`), then the
+//!   WORKING `statusUpdate`, which a subscription opened at INPUT_REQUIRED
+//!   receives too.
 //!   Authorization is out of band: only the agent's WORKING `statusUpdate`
 //!   on the still-open stream shows it.
 //! - `CancelTask` returns the bare `Task` (CANCELED; an open stream also gets
@@ -339,7 +343,7 @@ fn stream_ends_at(state: TaskState) -> bool {
 /// `UnsupportedOperationError` (-32004) when the viewed state is terminal.
 /// The stream stays open after that frame, at INPUT_REQUIRED too, until a
 /// terminal state (the spec's rule for subscriptions; a2a-sdk 1.3.0 keeps
-/// it open as long): later frames reach it as they reach the task's stream.
+/// it open as long in one process): later frames reach it as they reach the task's stream.
 /// The pause proposal is in `enc`; the JSON-RPC id is `subscribe-N`.
 pub fn subscribe(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
@@ -735,11 +739,16 @@ impl<'a> Walk<'a> {
             Event::Created { .. } | Event::Clarified if done || refused(UNSUPPORTED_OPERATION) => {
                 let params = obj!("message" => self.client_message(e, false));
                 out.push(request(seq, "SendStreamingMessage", params));
-                out.push(if done {
-                    frame(seq, obj!("task" => self.task_in_full(ti, seq, seq)))
-                } else {
-                    terminal_error(seq, tid, e.after)
+                out.push(match e.event {
+                    _ if !done => terminal_error(seq, tid, e.after),
+                    Event::Clarified => frame(seq, obj!("task" => self.clarified(ti, e))),
+                    _ => frame(seq, obj!("task" => self.task_in_full(ti, seq, seq))),
                 });
+                // The move back to WORKING is the agent's event, as any other:
+                // a subscription opened at INPUT_REQUIRED receives it too.
+                if done && e.event == Event::Clarified {
+                    out.push(frame(seq, self.status_update(ti, seq)));
+                }
             }
             Event::CancelRequested if done => {
                 out.push(request(seq, "CancelTask", obj!("id" => tid)));
@@ -891,6 +900,31 @@ impl<'a> Walk<'a> {
             })
             .collect();
         task["history"] = history.into();
+        // The pause's `metadata` (field 6) after `artifacts` and `history`,
+        // in the proto's field order, as a ProtoJSON writer prints them.
+        if let Some(o) = task.as_object_mut() {
+            if let Some(m) = o.shift_remove("metadata") {
+                o.insert("metadata".into(), m);
+            }
+        }
+        task
+    }
+
+    /// The `task` that opens a clarification's stream: the task as the agent
+    /// receives the clarification `e` (still INPUT_REQUIRED, its question in
+    /// `status`), the clarification added to its `history`. The WORKING
+    /// `statusUpdate` follows, as creation's SUBMITTED `task` is followed by
+    /// one.
+    fn clarified(&self, ti: usize, e: &TraceEntry) -> Value {
+        let records = self.exp.tasks()[ti].records();
+        let before = records[..records.partition_point(|r| r.id < e.seq)].last();
+        let Some(before) = before else {
+            return self.task_in_full(ti, e.seq, e.seq);
+        };
+        let mut task = self.task_in_full(ti, before.id, e.seq);
+        if let (Some(h), Some(m)) = (task["history"].as_array_mut(), self.client_message(e, true)) {
+            h.push(m);
+        }
         task
     }
 
@@ -927,8 +961,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The `TaskStatus` of the recorded state made by trace entry `rec`.
+    /// Its members in the proto's field order, as a ProtoJSON writer prints
+    /// them: `state`, `message`, `timestamp`.
     fn status(&self, rec: u32) -> Value {
-        let mut s = obj!("timestamp" => timestamp(self.time(rec)));
+        let mut s = obj!();
         if let Some(e) = self.exp.trace_entry(rec) {
             let state = match e.after {
                 TaskState::Paused if !self.core() => TaskState::Working,
@@ -939,6 +975,7 @@ impl<'a> Walk<'a> {
                 s["message"] = m;
             }
         }
+        s["timestamp"] = timestamp(self.time(rec)).into();
         s
     }
 
@@ -964,9 +1001,9 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         Some(obj!(
-            "messageId" => format!("msg-{}-agent", e.seq), "role" => "ROLE_AGENT",
+            "messageId" => format!("msg-{}-agent", e.seq), "contextId" => self.exp.context_id(),
+            "taskId" => task_id(self.exp, e.task as usize), "role" => "ROLE_AGENT",
             "parts" => text_parts(&text),
-            "taskId" => task_id(self.exp, e.task as usize), "contextId" => self.exp.context_id(),
         ))
     }
 
@@ -993,16 +1030,16 @@ impl<'a> Walk<'a> {
             }
             _ => return None,
         };
-        let mut m = obj!(
-            "messageId" => format!("msg-{}-user", e.seq), "role" => "ROLE_USER",
-            "parts" => text_parts(&text),
-        );
+        // In the proto's field order, as a ProtoJSON writer prints them.
+        let mut m = obj!("messageId" => format!("msg-{}-user", e.seq));
         if stored || e.event == Event::Clarified || task.reference_task_id.is_some() {
             m["contextId"] = exp.context_id().into();
         }
         if stored || e.event == Event::Clarified {
             m["taskId"] = task.id.as_str().into();
         }
+        m["role"] = "ROLE_USER".into();
+        m["parts"] = text_parts(&text);
         if let (Event::Created { .. }, Some(r)) = (e.event, &task.reference_task_id) {
             m["referenceTaskIds"] = vec![r.as_str()].into();
         }
@@ -1335,9 +1372,9 @@ impl<'a> Walk<'a> {
     /// (as sent, and as the task's history keeps it).
     fn ext_message(&self, e: &TraceEntry, call: ProposalCall) -> Value {
         obj!(
-            "messageId" => format!("msg-{}-user", e.seq), "role" => "ROLE_USER",
+            "messageId" => format!("msg-{}-user", e.seq), "contextId" => self.exp.context_id(),
+            "taskId" => task_id(self.exp, e.task as usize), "role" => "ROLE_USER",
             "parts" => text_parts(&call.words),
-            "taskId" => task_id(self.exp, e.task as usize), "contextId" => self.exp.context_id(),
             "metadata" => ext(obj!("method" => call.method, "params" => call.params)),
             "extensions" => vec![PAUSE_EXTENSION],
         )
