@@ -1329,6 +1329,27 @@ async fn a_self_park_keeps_a_pending_pause_and_inspect_says_so() {
 }
 
 #[wasm_bindgen_test]
+async fn at_a_unit_just_done_a_pending_pause_says_it_takes_effect_before_the_next() {
+    let p = mount().await;
+    proposal_on(&p).await;
+    for _ in 0..7 {
+        p.click("#step").await; // 1 s into unit 3 of 4
+    }
+    p.click("#act-pause").await;
+    p.click("#step").await;
+    p.click("#step").await; // unit 3 done, and the pause takes effect
+    assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
+    // The state just before it, inside the same Step: unit 3 is done and
+    // the pause still pending. Unit 4, the last, is not in flight yet.
+    p.click("[aria-label='Previous recorded state']").await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+    assert_eq!(
+        p.text("[data-testid=pause-requested]"),
+        "Pause requested (finish_step, proposal): it takes effect before unit 4 starts."
+    );
+}
+
+#[wasm_bindgen_test]
 async fn a_finish_step_pause_asked_in_the_last_unit_says_it_lapses() {
     let p = mount().await;
     proposal_on(&p).await;

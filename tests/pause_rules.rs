@@ -576,3 +576,103 @@ fn play_has_nothing_to_run_where_only_a_resume_wakes_the_task() {
         Err(PlayStop::Step(e.legality(&Action::Step).unwrap_err()))
     );
 }
+
+/// What a pending pause's account says (Act, Inspect and the Wire panel
+/// word it) is what the task then does: at every recorded state where a
+/// client's pause is pending, for every small task and every moment the
+/// pause is asked, with gates, a self-park and a failure on the way. The
+/// states inside one Step count too: "unit k done" just before the pause
+/// takes effect is one.
+#[test]
+fn a_pending_pause_fate_is_what_the_task_then_does() {
+    let mut checked = 0;
+    let mut each = [0; 4];
+    for units in 1..=4u8 {
+        for spu in 1..=3u8 {
+            for fail in 0..=units {
+                for (gate, park) in [(0, 0), (2, 0), (0, 2), (1, 3)] {
+                    for mode in [PauseMode::FinishStep, PauseMode::WaitForCompletion] {
+                        for at in 1..=u32::from(units) * u32::from(spu) + 2 {
+                            let c = Config {
+                                work_units: units,
+                                seconds_per_unit: spu,
+                                fail_during: fail,
+                                input_gate: gate.min(units),
+                                auth_gate: gate.min(units),
+                                self_park_before: park.min(units),
+                                ..proposal()
+                            };
+                            let mut e = exp(c.clone());
+                            let mut steps = 0;
+                            while steps < at && e.legality(&Action::Step).is_ok() {
+                                e.apply(Action::Step).unwrap();
+                                steps += 1;
+                            }
+                            if e.apply(pause(mode)).is_err() || e.snapshot().pending.is_none() {
+                                continue;
+                            }
+                            // Run on, answering what waits for the client.
+                            for _ in 0..1000 {
+                                let s = *e.snapshot();
+                                let a = match s.state {
+                                    TaskState::InputRequired => {
+                                        Action::SupplyClarification("go".into())
+                                    }
+                                    TaskState::AuthRequired => Action::Authorize,
+                                    TaskState::Paused
+                                        if s.pause.unwrap().by == Initiator::Agent =>
+                                    {
+                                        resume(&token(&e))
+                                    }
+                                    TaskState::Working => Action::Step,
+                                    _ => break,
+                                };
+                                e.apply(a).unwrap();
+                            }
+                            let records = e.tasks()[0].records();
+                            let end = records.iter().position(|r| {
+                                r.snap.state.is_terminal()
+                                    || r.snap.pause.is_some_and(|p| p.by == Initiator::Client)
+                            });
+                            let end = end.expect("the pause takes effect or the task ends");
+                            let last = &records[end];
+                            let outcome = match last.snap.state {
+                                TaskState::Paused => PauseFate::TakesEffect { now: false },
+                                TaskState::Failed => PauseFate::LapsesAtFailure { unit: fail },
+                                TaskState::Completed => PauseFate::LapsesAtCompletion,
+                                s => panic!("unexpected end {s}"),
+                            };
+                            for (i, r) in records[..end].iter().enumerate() {
+                                if r.snap.pending.is_none() {
+                                    continue;
+                                }
+                                let fate = r.snap.pending_pause_fate(&c);
+                                let expected = match outcome {
+                                    PauseFate::TakesEffect { .. } => {
+                                        PauseFate::TakesEffect { now: i + 1 == end }
+                                    }
+                                    o => o,
+                                };
+                                assert_eq!(
+                                    fate,
+                                    Some(expected),
+                                    "{c:?}: {mode:?} asked after {steps} steps; at record {i} ({:?})",
+                                    r.snap
+                                );
+                                checked += 1;
+                                each[match expected {
+                                    PauseFate::TakesEffect { now: false } => 0,
+                                    PauseFate::TakesEffect { now: true } => 1,
+                                    PauseFate::LapsesAtFailure { .. } => 2,
+                                    PauseFate::LapsesAtCompletion => 3,
+                                }] += 1;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+    // Every fate happens, at many states.
+    assert!(each.iter().all(|&n| n >= 10), "{each:?} of {checked}");
+}

@@ -228,6 +228,19 @@ pub struct PendingPause {
     pub reason: u32,
 }
 
+/// What becomes of a pending pause if the task runs on, whatever waits for
+/// the client answered (see [`Snapshot::pending_pause_fate`](super::Snapshot::pending_pause_fate)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PauseFate {
+    /// It takes effect; `now` when the task's very next move is the pause (a
+    /// unit just done).
+    TakesEffect { now: bool },
+    /// It lapses: the task fails during `unit` before the pause is due.
+    LapsesAtFailure { unit: u8 },
+    /// It lapses: the task completes first, with nothing left to pause.
+    LapsesAtCompletion,
+}
+
 /// A waiting time as the time bar, the trace, the recorded states and
 /// Inspect count it, in minutes (hours past an hour): "0 s", "5 min",
 /// "10 h 20 min"; seconds only where the wait is not whole minutes.

@@ -29,7 +29,7 @@
 
 use super::config::Config;
 use super::pause::{
-    Initiator, OnTimeout, Pause, PauseMode, PendingPause, SECS_PER_MINUTE, WAIT_STEP_S,
+    Initiator, OnTimeout, Pause, PauseFate, PauseMode, PendingPause, SECS_PER_MINUTE, WAIT_STEP_S,
 };
 use super::state::TaskState;
 use super::trace::Event;
@@ -97,6 +97,29 @@ impl Snapshot {
             self.seconds_into_unit(config) == 0
                 && (p.mode != PauseMode::WaitForCompletion || all_done)
         })
+    }
+
+    /// Proposal: what becomes of the client's pending pause (`None` without
+    /// one) if the task runs on, whatever waits for the client answered and
+    /// a self-park resumed, as the time bar's plan draws it: the task's own
+    /// moves, run ahead until the pause takes effect or the task ends.
+    pub fn pending_pause_fate(&self, config: &Config) -> Option<PauseFate> {
+        self.pending?;
+        let mut snap = self.answered().unwrap_or(*self);
+        // One move per second of work, gate or pause: far fewer than this.
+        let most = 4 * usize::from(config.work_units) * (usize::from(config.seconds_per_unit) + 2);
+        for i in 0..most {
+            let (next, event) = snap.advance(config)?;
+            match event {
+                Event::PauseTookEffect { .. } => {
+                    return Some(PauseFate::TakesEffect { now: i == 0 })
+                }
+                Event::Failed { unit, .. } => return Some(PauseFate::LapsesAtFailure { unit }),
+                _ if next.state.is_terminal() => return Some(PauseFate::LapsesAtCompletion),
+                _ => snap = next.answered().unwrap_or(next),
+            }
+        }
+        None
     }
 
     /// This snapshot paused now by `by` (the resume token is issued by the

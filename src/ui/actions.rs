@@ -6,7 +6,8 @@
 use super::store::nothing_changed;
 use super::store::Store;
 use crate::model::{
-    after_colon, too_long, Action, Event, NoChange, Outcome, PauseMode, Refusal, TraceEntry,
+    after_colon, too_long, Action, Event, NoChange, Outcome, PauseFate, PauseMode, Refusal,
+    TraceEntry,
 };
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -342,25 +343,28 @@ pub(super) fn pause_outlook_at(
     c: &crate::model::Config,
 ) -> Option<(PauseMode, String, bool)> {
     let p = s.pending?;
-    let unit = s.completed_units + 1;
-    let fails = (c.fail_during >= unit && c.reaches(c.fail_during)).then_some(c.fail_during);
-    let (text, lapses) = match (p.mode, fails) {
-        (PauseMode::WaitForCompletion, Some(f)) => (
-            format!("the task fails during unit {f} (Fail during unit) before every unit is done, and the pause lapses"),
+    // The model runs the task ahead: the one account of when it pauses.
+    let (text, lapses) = match (p.mode, s.pending_pause_fate(c)?) {
+        (PauseMode::WaitForCompletion, PauseFate::LapsesAtFailure { unit }) => (
+            format!("the task fails during unit {unit} (Fail during unit) before every unit is done, and the pause lapses"),
             true,
         ),
-        (PauseMode::WaitForCompletion, None) => ("it takes effect when every unit is done".to_string(), false),
+        (PauseMode::WaitForCompletion, _) => ("it takes effect when every unit is done".to_string(), false),
         // finish_step pauses between units.
-        (_, Some(f)) if f == unit => (
+        (_, PauseFate::LapsesAtFailure { .. }) => (
             "the in-flight unit fails before it completes (Fail during unit), so the task fails and the pause lapses".to_string(),
             true,
         ),
         // None follows the last.
-        _ if unit == c.work_units => (
+        (_, PauseFate::LapsesAtCompletion) => (
             "the in-flight unit is the task's last, so the task completes when it does and the pause lapses, with nothing left to pause".to_string(),
             true,
         ),
-        _ => ("it takes effect when the in-flight unit completes".to_string(), false),
+        (_, PauseFate::TakesEffect { now: true }) => (
+            format!("it takes effect before unit {} starts", s.completed_units + 1),
+            false,
+        ),
+        (_, PauseFate::TakesEffect { now: false }) => ("it takes effect when the in-flight unit completes".to_string(), false),
     };
     // A self-park on the way keeps it, unless its timeout fails the task.
     let park_fails = s
