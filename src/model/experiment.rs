@@ -126,8 +126,6 @@ pub struct Experiment {
     viewed_task: usize,
     position: usize,
     next_seq: u32,
-    /// Index in `trace` of the first entry of the current task.
-    current_trace_start: usize,
     /// Steps and actions taken so far, accepted or refused.
     applied: u64,
     /// The requests with a text (clarification, pause reason, resume token
@@ -160,7 +158,6 @@ impl Experiment {
             viewed_task: 0,
             position: 0,
             next_seq: 1,
-            current_trace_start: 0,
             applied: 0,
             sent: Vec::new(),
             script: Vec::new(),
@@ -799,7 +796,6 @@ impl Experiment {
             }
             Action::FollowUp => {
                 let reference = self.tasks[self.current_task_index()].id.clone();
-                self.current_trace_start = self.trace.len();
                 self.create_task(Some(reference));
             }
             Action::PauseTask { mode, reason } => {
@@ -950,10 +946,7 @@ impl Experiment {
         let first_gone = task.records[self.position + 1].id;
         task.records.truncate(self.position + 1);
         let current = self.viewed_task as u16;
-        let from = self
-            .trace
-            .partition_point(|e| e.seq < first_gone)
-            .max(self.current_trace_start);
+        let from = self.trace.partition_point(|e| e.seq < first_gone);
         let tail: Vec<TraceEntry> = self
             .trace
             .drain(from..)

@@ -61,7 +61,8 @@ pub struct Snapshot {
     pub pending: Option<PendingPause>,
     /// Proposal: the agent has self-parked (it does so once per task).
     pub parked: bool,
-    /// Proposal: index of the input given with the last ResumeTask.
+    /// Proposal: index of the last input given with a ResumeTask (a later
+    /// ResumeTask without input keeps it: the artifact quotes it).
     pub resume_input: Option<u32>,
 }
 

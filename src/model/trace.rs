@@ -96,7 +96,9 @@ pub enum Event {
 pub enum NoChange {
     /// PauseTask on a task already PAUSED: the current pause is returned.
     AlreadyPaused,
-    /// PauseTask while an earlier pause waits for its step to finish.
+    /// PauseTask while an earlier pause waits to take effect (its unit to
+    /// finish, or, `wait_for_completion`, every unit): the pending one stays,
+    /// its mode unchanged.
     PauseAlreadyRequested,
     /// An event that no paused task waits for.
     NoTaskWaitsForEvent,
