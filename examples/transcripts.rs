@@ -497,6 +497,12 @@ fn main() {
                 }
             }
         };
+    // Get unknown task: the same exchange in every run and at every state.
+    write(
+        "unknown-task".into(),
+        wire::get_unknown_task(&core[0].1.e),
+        &[],
+    );
     for (name, r) in core {
         write(name.to_string(), wire::transcript(&r.e, START_MS), &r.extra);
     }

@@ -1028,6 +1028,19 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
         ) && note.contains("until the task reaches a terminal state"),
         "{note}"
     );
+    // A task id the agent never issued: TaskNotFoundError, at any state.
+    assert_eq!(p.text("#wire-get-unknown"), "Get unknown task");
+    p.click("#wire-get-unknown").await;
+    assert_eq!(payload_types(&p), ["GetTaskRequest", "error"]);
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        "Get unknown task: the agent answers TaskNotFoundError (-32001); Wire shows the exchange."
+    );
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(raw.contains("TASK_NOT_FOUND") && raw.contains("00000000-0000-4000-8000-000000000000"));
+    assert!(p
+        .text(".wire .warning")
+        .starts_with("TaskNotFoundError (-32001) answers a task id the agent does not know"));
     p.click("#wire-get-task").await;
     // On an earlier state it answers as of then, and says a real one would not.
     p.set_range("#recorded-state", 0).await;

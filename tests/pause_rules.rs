@@ -602,7 +602,7 @@ fn a_pending_pause_fate_is_what_the_task_then_does() {
                                 self_park_before: park.min(units),
                                 ..proposal()
                             };
-                            let mut e = exp(c.clone());
+                            let mut e = exp(c);
                             let mut steps = 0;
                             while steps < at && e.legality(&Action::Step).is_ok() {
                                 e.apply(Action::Step).unwrap();

@@ -714,6 +714,40 @@ fn list_tasks_shows_the_context_newest_first_without_history_or_artifacts() {
 }
 
 #[test]
+fn get_unknown_task_is_answered_with_task_not_found() {
+    let mut e = with(|_| {});
+    run(&mut e, 100);
+    e.apply(Action::FollowUp).unwrap();
+    let m = wire::get_unknown_task(&e);
+    assert_eq!(m.len(), 2);
+    let next = format!("get-task-{}", e.trace().last().unwrap().seq + 1);
+    assert_eq!(method(&m[0]), Some("GetTask"));
+    assert_eq!(m[0].payload_type, "GetTaskRequest");
+    assert_eq!(m[0].message["id"], next.as_str());
+    let asked = m[0].message["params"]["id"].as_str().unwrap();
+    assert_eq!(asked, wire::UNKNOWN_TASK_ID);
+    assert!(
+        e.tasks().iter().all(|t| t.id != asked),
+        "no task of the run has it"
+    );
+    assert_eq!(m[1].payload_type, "error");
+    assert_eq!(m[1].message["id"], next.as_str());
+    let err = &m[1].message["error"];
+    assert_eq!(err["code"], -32001);
+    assert_eq!(err["message"], "Task not found");
+    assert_eq!(
+        err["data"],
+        json!([{
+            "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+            "reason": "TASK_NOT_FOUND",
+            "domain": "a2a-protocol.org",
+            "metadata": {"taskId": asked},
+        }])
+    );
+    assert_eq!(wire::answer(&m[1]), "TaskNotFoundError (-32001)");
+}
+
+#[test]
 fn what_the_agent_answers_an_on_demand_request_in_one_line() {
     let answer = |m: Vec<WireMessage>| wire::answer(m.last().unwrap());
     let mut e = with(|c| c.input_gate = 2);

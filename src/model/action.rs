@@ -135,6 +135,9 @@ pub enum Refusal {
     RunTooLong,
 }
 
+/// A2A `TaskNotFoundError` (a task id the agent does not know: never
+/// issued, not this client's, or purged).
+pub const TASK_NOT_FOUND: i32 = -32001;
 /// A2A `TaskNotCancelableError`.
 pub const TASK_NOT_CANCELABLE: i32 = -32002;
 /// A2A `UnsupportedOperationError` (a message sent to a terminal task).
@@ -210,7 +213,15 @@ pub const SIMULATOR_DOMAIN: &str = "a2a-control-room.example";
 
 /// The errors of the simulated agent, one table for the trace, the wire and
 /// its explanations. The last two are proposals, not A2A v1.0.
-pub const A2A_ERRORS: [A2aError; 5] = [
+pub const A2A_ERRORS: [A2aError; 6] = [
+    // The message is a2a-sdk 1.3.0's and the spec's example's.
+    A2aError {
+        code: TASK_NOT_FOUND,
+        name: "TaskNotFoundError",
+        message: "Task not found",
+        reason: "TASK_NOT_FOUND",
+        domain: A2A_DOMAIN,
+    },
     A2aError {
         code: TASK_NOT_CANCELABLE,
         name: "TaskNotCancelableError",

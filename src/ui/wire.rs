@@ -20,6 +20,8 @@ pub enum WireView {
     Subscribe,
     /// `ListTasks` for the context, sent on demand.
     ListTasks,
+    /// `GetTask` for a task id the agent never issued, sent on demand.
+    GetUnknownTask,
 }
 
 #[component]
@@ -44,6 +46,7 @@ pub fn WirePanel() -> impl IntoView {
             WireView::GetTask => wire::get_task(e, start, enc),
             WireView::Subscribe => wire::subscribe(e, start, enc),
             WireView::ListTasks => wire::list_tasks(e, start, enc),
+            WireView::GetUnknownTask => wire::get_unknown_task(e),
             _ => seq.map_or_else(Vec::new, |s| wire::entry_messages_in(e, s, start, enc)),
         })
     };
@@ -74,6 +77,9 @@ pub fn WirePanel() -> impl IntoView {
         WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
         WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
         WireView::ListTasks => "On demand: ListTasks for this context".to_string(),
+        WireView::GetUnknownTask => {
+            "On demand: GetTask for a task id this agent never issued".to_string()
+        }
         _ => match shown.get() {
             Some(t) => format!(
                 "Trace entry #{} ({}): {} {}",
@@ -125,6 +131,14 @@ pub fn WirePanel() -> impl IntoView {
                     )
                 });
                 return both(store.exp.with(answered_from_the_past), later);
+            }
+            WireView::GetUnknownTask => {
+                return Some(
+                    "TaskNotFoundError (-32001) answers a task id the agent does not know: one \
+                     it never issued, as here, one another client's task holds, or one it has \
+                     purged. A2A does not say how long an agent keeps a task."
+                        .to_string(),
+                )
             }
             WireView::ListTasks => {
                 // Both, when the viewed state is an earlier one of an
@@ -378,6 +392,7 @@ pub fn WirePanel() -> impl IntoView {
                 <button id="wire-get-task" on:click=move |_| on_demand(WireView::GetTask, "Get task")>"Get task"</button>
                 <button id="wire-subscribe" on:click=move |_| on_demand(WireView::Subscribe, "Subscribe to task")>"Subscribe to task"</button>
                 <button id="wire-list-tasks" on:click=move |_| on_demand(WireView::ListTasks, "List tasks")>"List tasks"</button>
+                <button id="wire-get-unknown" on:click=move |_| on_demand(WireView::GetUnknownTask, "Get unknown task")>"Get unknown task"</button>
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"

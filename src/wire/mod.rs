@@ -43,7 +43,9 @@
 //!   task, follow-up too early) produce no messages.
 //! - JSON-RPC ids are trace sequence numbers (a stream's frames carry the id of
 //!   the request that opened it); on-demand requests carry string ids of
-//!   their own (`get-task-N`, `subscribe-N`, `list-tasks-N`).
+//!   their own (`get-task-N`, `subscribe-N`, `list-tasks-N`). *Get unknown
+//!   task* asks for a task id this agent never issued and is answered with
+//!   `TaskNotFoundError` (-32001).
 //!   Message ids are `msg-<seq>-user` / `msg-<seq>-agent`.
 //! - Timestamps: `start_ms` plus the task's active and waiting seconds, each
 //!   task offset by the earlier tasks' time, and at least 1 ms after the
@@ -103,7 +105,7 @@ pub use time::timestamp;
 use crate::model::{
     a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome,
     ResumeCause, Snapshot, TaskState, TraceEntry, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
-    TASK_NOT_CANCELABLE, UNSUPPORTED_OPERATION,
+    TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
 };
 use serde_json::Value;
 
@@ -253,6 +255,21 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     vec![
         request(id, "GetTask", obj!("id" => task_id(exp, ti))),
         answer,
+    ]
+}
+
+/// The task id *Get unknown task* asks for: a well-formed id this agent
+/// never issued (its ids are random UUIDs, so none is all zeros).
+pub const UNKNOWN_TASK_ID: &str = "00000000-0000-4000-8000-000000000000";
+
+/// `GetTask` for [`UNKNOWN_TASK_ID`], answered with `TaskNotFoundError`
+/// (-32001), as a2a-sdk 1.3.0 answers an id its task store does not hold.
+/// The JSON-RPC id is `get-task-N`, as [`get_task`]'s.
+pub fn get_unknown_task(exp: &Experiment) -> Vec<WireMessage> {
+    let id = format!("get-task-{}", next_seq(exp));
+    vec![
+        request(id.as_str(), "GetTask", obj!("id" => UNKNOWN_TASK_ID)),
+        error(id, TASK_NOT_FOUND, UNKNOWN_TASK_ID),
     ]
 }
 
@@ -1394,8 +1411,17 @@ fn on_demand(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> (Walk<'_>, 
     for e in exp.trace() {
         w.entry(e, false);
     }
-    let id = exp.trace().last().map_or(1, |e| e.seq + 1);
-    (w, id, exp.viewed_task_index(), exp.viewed_record().id)
+    (
+        w,
+        next_seq(exp),
+        exp.viewed_task_index(),
+        exp.viewed_record().id,
+    )
+}
+
+/// The trace seq the next entry will take: an on-demand request's number.
+fn next_seq(exp: &Experiment) -> u32 {
+    exp.trace().last().map_or(1, |e| e.seq + 1)
 }
 
 fn obj(pairs: Vec<(&str, Value)>) -> Value {
