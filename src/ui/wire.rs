@@ -429,7 +429,7 @@ pub fn WirePanel() -> impl IntoView {
             </div>
             <p id="terminal-requests-reason" class="reason">{terminal_reason}</p>
             <p class="hint">
-                "Get task, Subscribe to task and List tasks only read: their exchange shows here "
+                "Get task, Subscribe to task, List tasks and Get unknown task only read: their exchange shows here "
                 "and nothing is added to the trace. The terminal-task requests are recorded in "
                 "the trace with the agent's error; the message carries the Clarification text"
                 {move || proposal().then_some(", the pause Act's Pause mode and Pause reason")}
