@@ -190,6 +190,38 @@ async fn step_button_advances_the_default_task() {
 }
 
 #[wasm_bindgen_test]
+async fn a_held_enter_never_answers_an_interruption_for_the_user() {
+    let p = mount().await;
+    p.set_range("#setting-require-input-before-unit", 1).await;
+    p.click("#step").await;
+    assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
+    // Enter held since Step: its repeats reach the field focus went to.
+    let field: HtmlElement = p.q("#clarification-text").unchecked_into();
+    field.focus().unwrap();
+    let enter = |repeat: bool| {
+        let init = web_sys::KeyboardEventInit::new();
+        init.set_key("Enter");
+        init.set_repeat(repeat);
+        init.set_bubbles(true);
+        init.set_cancelable(true);
+        web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+    };
+    let held = enter(true);
+    field.dispatch_event(&held).unwrap();
+    tick().await;
+    assert_eq!(
+        p.state(),
+        "TASK_STATE_INPUT_REQUIRED",
+        "a repeat sends nothing"
+    );
+    assert!(held.default_prevented(), "nor does it start a new line");
+    // A press of its own sends it.
+    field.dispatch_event(&enter(false)).unwrap();
+    tick().await;
+    assert_eq!(p.state(), "TASK_STATE_WORKING");
+}
+
+#[wasm_bindgen_test]
 async fn buttons_follow_the_models_legality_and_show_why() {
     let p = mount().await;
     for (button, reason_word) in [

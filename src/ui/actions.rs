@@ -38,6 +38,8 @@ pub fn ActionButton(
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
     let text_refused = refuses_text(store, action);
     let reason_id = format!("{id}-reason");
+    // "Go to Play" is said with what the action did.
+    let described_by = reason_id.clone();
     let label = untrack(|| action.run(())).label();
     // The trace entry this button's action recorded last (with the action
     // it sent), while it is the newest: an answer that sets the task running
@@ -150,7 +152,7 @@ pub fn ActionButton(
                 }}
                 {move || carry_on().map(|_| view! {
                     " "
-                    <button class="link" data-testid="go-to-answer" on:click=move |_| {
+                    <button class="link" data-testid="go-to-answer" aria-describedby=described_by.clone() on:click=move |_| {
                         store.notice.set(None);
                         super::playback::go_to("play");
                     }>
@@ -200,6 +202,11 @@ fn TextField(
             return;
         }
         ev.prevent_default();
+        // A held Enter sends once, on its first press: one held since Step
+        // (which focus left for this field at a gate) never answers for the user.
+        if ev.repeat() {
+            return;
+        }
         // A press, before the window hears of it (see `Store::pressed`).
         store.pressed();
         let Some(button) = document().get_element_by_id(sends) else {

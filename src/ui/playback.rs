@@ -103,7 +103,8 @@ pub fn PlaybackPanel() -> impl IntoView {
                 })}
                 {move || answer().map(|(id, label)| view! {
                     " "
-                    <button class="link" data-testid="go-to-answer" on:click=move |_| {
+                    // Said with why Step stopped: focus may land here before the status is read.
+                    <button class="link" data-testid="go-to-answer" aria-describedby="step-reason" on:click=move |_| {
                         // Where the user goes now, no notice of before covers it.
                         store.notice.set(None);
                         go_to(id);

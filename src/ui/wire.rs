@@ -546,7 +546,7 @@ pub fn WirePanel() -> impl IntoView {
             </Show>
             <details class="card">
                 <summary data-testid="agent-card-title">{card_title}</summary>
-                <pre class="json" tabindex="0" role="region" aria-label="Agent card JSON">
+                <pre class="json" tabindex="0" role="group" aria-label="Agent card JSON">
                     {move || {
                         let card = wire::agent_card_in(proposal(), store.pause_encoding.get());
                         json_lines(serde_json::to_string_pretty(&card).unwrap_or_default())
@@ -716,7 +716,7 @@ fn render_message(
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
                 .map(|http| view! { <p class="http">{http}</p> })}
-            <pre class="json" tabindex="0" role="region" aria-label=label>{json_lines(json)}</pre>
+            <pre class="json" tabindex="0" role="group" aria-label=label>{json_lines(json)}</pre>
         </li>
     }
 }
