@@ -197,9 +197,7 @@ fn playback_clock(store: Store) {
             Ok(handle) => running.set_value(Some(handle)),
             Err(_) => {
                 store.playing.set(false);
-                store.alert.set(Some(
-                    "Play could not start: the browser refused a timer.".into(),
-                ));
+                store.raise("Play could not start: the browser refused a timer.".into());
             }
         }
     });
@@ -755,10 +753,9 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
                     Ok(()) => {
                         store.step();
                     }
-                    Err(why) => store.alert.set(Some(format!(
-                        "Step is not possible now: {}",
-                        after_colon(why)
-                    ))),
+                    Err(why) => {
+                        store.raise(format!("Step is not possible now: {}", after_colon(why)))
+                    }
                 }
             }
             "[" => store.seek_by(-1),

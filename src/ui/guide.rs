@@ -12,7 +12,7 @@ use leptos::prelude::*;
 fn set_up(store: Store, config: Result<Config, String>, what: &str, next: &str) {
     let config = match config {
         Ok(config) => config,
-        Err(why) => return store.alert.set(Some(format!("{what}: {why}."))),
+        Err(why) => return store.raise(format!("{what}: {why}.")),
     };
     let changes = config.changes_from(&Config::default());
     let what = if changes.is_empty() {

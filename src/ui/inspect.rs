@@ -44,9 +44,9 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
     let has_clipboard = js_sys::Reflect::get(&navigator, &"clipboard".into())
         .is_ok_and(|c| !c.is_undefined() && !c.is_null());
     if !has_clipboard {
-        store.alert.set(Some(format!(
+        store.raise(format!(
             "Could not copy: this browser gives the page no clipboard (it does only over https or on localhost) ({label}); select the text and copy it by hand."
-        )));
+        ));
         return;
     }
     let promise = navigator.clipboard().write_text(&text);
@@ -69,9 +69,9 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
                     std::time::Duration::from_secs(2),
                 );
             }
-            Err(_) => store.alert.set(Some(format!(
+            Err(_) => store.raise(format!(
                 "Could not copy: the browser denied clipboard access ({label}); select the text and copy it by hand."
-            ))),
+            )),
         }
     });
 }

@@ -115,7 +115,7 @@ pub fn restore(store: Store) -> bool {
         store.kept_by_open(true);
     }
     if !alerts.is_empty() {
-        store.alert.set(Some(alerts.join(" ")));
+        store.raise(alerts.join(" "));
     }
     keep_replaced(store);
     checkpoint_stays
@@ -283,9 +283,9 @@ pub fn follow_links(store: Store) {
     let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
         None => {}
         Some(Ok(())) => say_opened(store, "Opened the shared run."),
-        Some(Err(why)) => store.alert.set(Some(format!(
+        Some(Err(why)) => store.raise(format!(
             "The shared link could not be opened: {why}. The run on the page is unchanged."
-        ))),
+        )),
     });
     on_cleanup(move || handle.remove());
 }
@@ -308,7 +308,7 @@ pub fn watch_other_tabs(store: Store) {
     let tell = move |theirs: &str| {
         if store.run_json() != theirs {
             told.set_value(true);
-            store.alert.set(Some(OTHER_TAB.into()));
+            store.raise(OTHER_TAB.into());
         }
     };
     let handle = window_event_listener(leptos::ev::storage, move |ev| {
@@ -530,7 +530,7 @@ fn shareable(store: Store) -> Option<String> {
     match within_limit(&json) {
         Ok(()) => Some(json),
         Err(why) => {
-            store.alert.set(Some(why));
+            store.raise(why);
             None
         }
     }
@@ -605,10 +605,10 @@ pub fn SharePanel() -> impl IntoView {
         // Chromium opens no address longer than 2 MB: a run of much text
         // outside ASCII grows about threefold in a link.
         if l.len() > MAX_LINK_CHARS {
-            store.alert.set(Some(format!(
+            store.raise(format!(
                 "A link to this run would be {} characters long, more than the {MAX_LINK_CHARS} a browser opens: use Download run instead, and Import it.",
                 l.len()
-            )));
+            ));
             return;
         }
         shown_link.set(l.clone());
@@ -624,9 +624,9 @@ pub fn SharePanel() -> impl IntoView {
             forgotten.set_value(Some(store.run_json()));
         }
         let Some(s) = storage() else {
-            return store.alert.set(Some(
+            return store.raise(
                 "Nothing to forget: this browser does not let the page use its storage (it is off), so no run is saved here.".into(),
-            ));
+            );
         };
         // The checkpoint, Undo's copy and every unreadable one kept apart.
         let keys: Vec<String> = (0..s.length().unwrap_or(0))

@@ -504,7 +504,7 @@ impl Store {
             self.status
                 .set(format!("{} Playback paused.", self.describe_state()));
         } else if let Err(why) = untrack(|| self.play_verdict()) {
-            self.alert.set(Some(format!("Play refused: {why}")));
+            self.raise(format!("Play refused: {why}"));
         } else {
             self.alert.set(None);
             // Not the note on a fresh start that came with this click.
@@ -526,16 +526,16 @@ impl Store {
         let parsed = raw.trim().parse::<i64>();
         let config = self.exp.with_untracked(|e| *e.config());
         match parsed {
-            Err(_) => self.alert.set(Some(format!(
+            Err(_) => self.raise(format!(
                 "{} must be a whole number (got “{}”).",
                 setting.label(),
                 raw
-            ))),
+            )),
             // Back to the value in use: this setting's alert is answered.
             Ok(v) if i64::from(config.get(setting)) == v => self.answer_alert(setting.label()),
             Ok(v) => match config.with(setting, v) {
                 Ok(config) => self.configure(config, &format!("{} changed", setting.label())),
-                Err(e) => self.alert.set(Some(e.to_string())),
+                Err(e) => self.raise(e.to_string()),
             },
         }
     }
@@ -578,9 +578,9 @@ impl Store {
                     "" => "no resume event (only ResumeTask wakes a self-park)".to_string(),
                     name => format!("“{name}”"),
                 };
-                self.alert.set(Some(format!(
+                self.raise(format!(
                     "{e} Accented letters take two bytes or more. The experiment keeps {kept}."
-                )));
+                ));
                 Some(format!(
                     "Not in use: {} The experiment keeps {kept}.",
                     after_colon(e)
@@ -641,7 +641,7 @@ impl Store {
         };
         let fresh = match Experiment::new(config, ids.clone()) {
             Ok(fresh) => fresh,
-            Err(e) => return self.alert.set(Some(e.to_string())),
+            Err(e) => return self.raise(e.to_string()),
         };
         self.set_aside();
         // A field that commits as focus leaves it: the click that moved
@@ -728,9 +728,9 @@ impl Store {
                 self.notice
                     .set(Some("The run from before is back, as it was.".into()));
             }
-            Err(e) => self.alert.set(Some(format!(
+            Err(e) => self.raise(format!(
                 "The run from before could not be brought back: {e}."
-            ))),
+            )),
         }
     }
 
@@ -785,7 +785,7 @@ impl Store {
     fn navigate(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>) {
         self.playing.set(false);
         match self.exp.try_update(go) {
-            Some(Err(e)) => self.alert.set(Some(e.to_string())),
+            Some(Err(e)) => self.raise(e.to_string()),
             Some(Ok(())) => {
                 self.forget_discarded();
                 // A refusal said about another state is no longer true here.
@@ -843,9 +843,15 @@ impl Store {
     /// The same words again end in a no-break space (the time after, they
     /// do not), so that the region's text changes.
     pub fn say(&self, text: String) {
-        let again = self.status.with_untracked(|s| *s == text);
         self.status
-            .set(if again { format!("{text}\u{a0}") } else { text });
+            .set(again(self.status.get_untracked().as_str(), text));
+    }
+
+    /// Raises `text` as the alert, announced again as [`Store::say`]'s are
+    /// when it says what the alert already says (the same refusal twice).
+    pub fn raise(&self, text: String) {
+        let shown = self.alert.get_untracked().unwrap_or_default();
+        self.alert.set(Some(again(&shown, text)));
     }
 
     /// Views another task of the context.
@@ -869,9 +875,9 @@ impl Store {
     /// the page is unchanged.
     pub fn refuse_run(&self, source: &str, why: &RunError) {
         self.notice.set(None);
-        self.alert.set(Some(format!(
+        self.raise(format!(
             "The {source} could not be opened: {why}. The run on the page is unchanged."
-        )));
+        ));
     }
 
     /// Replaces the run on the page with the run `text`, or says why it
@@ -1007,5 +1013,15 @@ fn now_ms() -> i64 {
     #[cfg(not(target_arch = "wasm32"))]
     {
         0
+    }
+}
+
+/// `text`, ending in a no-break space when it is what a live region
+/// already shows (`shown`): the region's text changes, so it is said again.
+fn again(shown: &str, text: String) -> String {
+    if shown == text {
+        format!("{text}\u{a0}")
+    } else {
+        text
     }
 }
