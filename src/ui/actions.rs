@@ -38,8 +38,9 @@ pub fn ActionButton(
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
     let text_refused = refuses_text(store, action);
     let reason_id = format!("{id}-reason");
-    // "Go to Play" is said with what the action did.
+    // "Go to Play" is said with what the action did, and so is the box.
     let described_by = reason_id.clone();
+    let group_name = reason_id.clone();
     let label = untrack(|| action.run(())).label();
     // The trace entry this button's action recorded last (with the action
     // it sent), while it is the newest: an answer that sets the task running
@@ -113,7 +114,10 @@ pub fn ActionButton(
         })
     };
     view! {
-        <div class="action">
+        // Named by its reason: after the button turns itself off (Request
+        // cancellation once the task is canceled), focus stays on this box
+        // and a screen reader says what became of the request.
+        <div class="action" role="group" aria-labelledby=group_name>
             <button
                 id=id
                 class:leads=move || leads && verdict.get().is_ok()
