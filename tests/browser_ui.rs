@@ -1001,6 +1001,12 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     assert!(p
         .text("[data-testid=wire-heading]")
         .contains("#1 (selected)"));
+    // And said in the status line, for a reader who cannot see it change.
+    let said = p.text("[data-testid=status]");
+    assert!(
+        said.starts_with("Wire shows trace entry #1: client "),
+        "{said}"
+    );
     p.click("[aria-label='Next trace entry']").await;
     p.click("[aria-label='Next trace entry']").await;
     assert!(p

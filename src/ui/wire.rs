@@ -612,6 +612,13 @@ pub(super) fn select_by(store: Store, delta: isize) {
             .min(trace.len().saturating_sub(1));
         if let Some(t) = trace.get(j) {
             store.wire_view.set(WireView::Entry(t.seq));
+            // Said, for a reader who cannot see the panel change.
+            store.say(format!(
+                "Wire shows trace entry #{}: {} {}.",
+                t.seq,
+                t.actor.label(),
+                t.what()
+            ));
         }
     });
 }
