@@ -268,6 +268,15 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     let task = p.text("[data-testid=task-id]");
     p.click("#act-clarify").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
+    // Wire: the clarification's stream opens with the task as received,
+    // then the agent's WORKING event; the panel says so.
+    assert_eq!(
+        payload_types(&p),
+        ["SendMessageRequest", "StreamResponse", "StreamResponse"]
+    );
+    assert!(p
+        .text(".wire .warning")
+        .starts_with("The clarification's stream opens with the task as the agent received it"));
     assert!(p.disabled("#act-clarify"));
     assert!(!leads("#act-clarify"));
     // Inspect says what the ids show: the same task went back to work.

@@ -159,6 +159,15 @@ pub fn WirePanel() -> impl IntoView {
                     t.at
                 ));
             }
+            if t.event == crate::model::Event::Clarified && t.outcome == Outcome::Done {
+                return Some(
+                    "The clarification's stream opens with the task as the agent received it: \
+                     still TASK_STATE_INPUT_REQUIRED, the clarification last in its history. The \
+                     agent's WORKING statusUpdate follows, the same event a subscription opened \
+                     at INPUT_REQUIRED receives."
+                        .to_string(),
+                );
+            }
             let core = store.pause_encoding.get() == PauseEncoding::ProposedCore;
             if core && matches!(t.event, crate::model::Event::SelfParked { .. }) {
                 return Some(
