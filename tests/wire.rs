@@ -325,16 +325,27 @@ fn input_required_closes_the_stream_and_clarification_opens_a_new_one() {
         msg["messageId"],
         t[0].message["params"]["message"]["messageId"]
     );
-    // The stream opens with the task as the agent receives the clarification:
-    // still INPUT_REQUIRED, its question in `status`, the clarification last
-    // in `history`; then the agent's WORKING event, which a subscription
-    // opened at INPUT_REQUIRED receives too.
+    // The stream opens with the task as the agent stores the clarification
+    // (as a2a-sdk 1.3.0's task manager does): still INPUT_REQUIRED, its
+    // question moved from `status` to `history`, the clarification after
+    // it; then the agent's WORKING event, which a subscription opened at
+    // INPUT_REQUIRED receives too.
     let first = &t[ask + 2].message["result"]["task"];
     assert_eq!(first["status"]["state"], "TASK_STATE_INPUT_REQUIRED");
-    assert_eq!(first["status"], *status);
+    assert_eq!(first["status"]["timestamp"], status["timestamp"]);
+    assert!(first["status"]["message"].is_null());
     let history = first["history"].as_array().unwrap();
-    assert_eq!(history.last().unwrap()["parts"][0]["text"], "Blue.");
-    assert_eq!(history.last().unwrap()["taskId"], e.tasks()[0].id);
+    let [.., question, answer] = &history[..] else {
+        panic!("{history:?}")
+    };
+    assert_eq!(*question, status["message"]);
+    assert_eq!(answer["parts"][0]["text"], "Blue.");
+    assert_eq!(answer["taskId"], e.tasks()[0].id);
+    // GetTask, once the task has completed, keeps the same order.
+    let got = wire::get_task(&e, START, CORE);
+    let kept = got[1].message["result"]["history"].as_array().unwrap();
+    let at = |m: &Value| kept.iter().position(|k| k["messageId"] == m["messageId"]);
+    assert_eq!(at(question).map(|i| i + 1), at(answer));
     let resumed = &t[ask + 3].message["result"]["statusUpdate"];
     assert_eq!(resumed["status"]["state"], "TASK_STATE_WORKING");
     assert!(resumed["status"]["message"].is_null());

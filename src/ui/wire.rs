@@ -162,7 +162,8 @@ pub fn WirePanel() -> impl IntoView {
             if t.event == crate::model::Event::Clarified && t.outcome == Outcome::Done {
                 return Some(
                     "The clarification's stream opens with the task as the agent received it: \
-                     still TASK_STATE_INPUT_REQUIRED, the clarification last in its history. The \
+                     still TASK_STATE_INPUT_REQUIRED, its question moved from status to history \
+                     and the clarification after it, as a2a-sdk's task manager stores them. The \
                      agent's WORKING statusUpdate follows, the same event a subscription opened \
                      at INPUT_REQUIRED receives."
                         .to_string(),

@@ -23,10 +23,11 @@
 //! - INPUT_REQUIRED, AUTH_REQUIRED, FAILED and REJECTED carry an agent status
 //!   `message` explaining them.
 //! - The clarification is a new `SendStreamingMessage` with the task's `taskId`
-//!   and `contextId`; its stream starts with the `task` as the agent receives
-//!   it (INPUT_REQUIRED, the clarification added to its `history`), then the
-//!   WORKING `statusUpdate`, which a subscription opened at INPUT_REQUIRED
-//!   receives too.
+//!   and `contextId`; its stream starts with the `task` as the agent stores
+//!   it on receipt (INPUT_REQUIRED, the question moved from `status` to
+//!   `history`, the clarification after it), then the WORKING
+//!   `statusUpdate`, which a subscription opened at INPUT_REQUIRED receives
+//!   too.
 //!   Authorization is out of band: only the agent's WORKING `statusUpdate`
 //!   on the still-open stream shows it.
 //! - `CancelTask` returns the bare `Task` (CANCELED; an open stream also gets
@@ -928,10 +929,10 @@ impl<'a> Walk<'a> {
     }
 
     /// The `task` that opens a clarification's stream: the task as the agent
-    /// receives the clarification `e` (still INPUT_REQUIRED, its question in
-    /// `status`), the clarification added to its `history`. The WORKING
-    /// `statusUpdate` follows, as creation's SUBMITTED `task` is followed by
-    /// one.
+    /// stores the clarification `e` on receiving it, as a2a-sdk 1.3.0's task
+    /// manager does: still INPUT_REQUIRED, its question moved from `status`
+    /// to `history`, the clarification after it. The WORKING `statusUpdate`
+    /// follows, as creation's SUBMITTED `task` is followed by one.
     fn clarified(&self, ti: usize, e: &TraceEntry) -> Value {
         let records = self.exp.tasks()[ti].records();
         let before = records[..records.partition_point(|r| r.id < e.seq)].last();
@@ -939,8 +940,12 @@ impl<'a> Walk<'a> {
             return self.task_in_full(ti, e.seq, e.seq);
         };
         let mut task = self.task_in_full(ti, before.id, e.seq);
-        if let (Some(h), Some(m)) = (task["history"].as_array_mut(), self.client_message(e, true)) {
-            h.push(m);
+        let question = task["status"]
+            .as_object_mut()
+            .and_then(|s| s.shift_remove("message"));
+        if let Some(h) = task["history"].as_array_mut() {
+            h.extend(question);
+            h.extend(self.client_message(e, true));
         }
         task
     }
