@@ -498,6 +498,13 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.keyboard.press('Enter');
   await waitState(page, 'TASK_STATE_CANCELED');
   assert.equal(await focusedAction(page), 'act-cancel');
+  // The box is then a group named by that reason, which a screen reader
+  // says on landing there; once focus leaves, it is a plain box again.
+  const named = page.getByRole('group', { name: /^The task is terminal \(TASK_STATE_CANCELED\)/ });
+  assert.equal(await named.count(), 1);
+  assert.ok(await named.evaluate((el) => el === document.activeElement && el.contains(document.getElementById('act-cancel'))));
+  await page.keyboard.press('Tab');
+  assert.equal(await page.locator('.action[role], .action[aria-labelledby]').count(), 0);
   await page.getByRole('button', { name: 'Restart experiment' }).click();
   // The → key into a gate disables the focused Step as a click does; focus
   // stays in Playback rather than falling to the page.

@@ -38,9 +38,9 @@ pub fn ActionButton(
     let verdict = Memo::new(move |_| store.legality(&action.run(())));
     let text_refused = refuses_text(store, action);
     let reason_id = format!("{id}-reason");
-    // "Go to Play" is said with what the action did, and so is the box.
-    let described_by = reason_id.clone();
-    let group_name = reason_id.clone();
+    // "Go to Play" is said with what the action did.
+    let said_id = format!("{id}-said");
+    let described_by = said_id.clone();
     let label = untrack(|| action.run(())).label();
     // The trace entry this button's action recorded last (with the action
     // it sent), while it is the newest: an answer that sets the task running
@@ -114,10 +114,22 @@ pub fn ActionButton(
         })
     };
     view! {
-        // Named by its reason: after the button turns itself off (Request
-        // cancellation once the task is canceled), focus stays on this box
-        // and a screen reader says what became of the request.
-        <div class="action" role="group" aria-labelledby=group_name>
+        // Focus stays on this box once its button turns itself off (Request
+        // cancellation once the task is canceled): it is then a group named
+        // by its reason, which says why the button is off now (see
+        // `app::refocus`), and no longer once focus leaves it.
+        <div
+            class="action"
+            on:focusout=move |ev| {
+                if let Some(el) = ev
+                    .current_target()
+                    .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+                {
+                    let _ = el.remove_attribute("role");
+                    let _ = el.remove_attribute("aria-labelledby");
+                }
+            }
+        >
             <button
                 id=id
                 class:leads=move || leads && verdict.get().is_ok()
@@ -136,7 +148,8 @@ pub fn ActionButton(
                 {label}
             </button>
             <p id=reason_id class="reason" class:blocked=move || verdict.get().is_err() && carry_on().is_none()>
-                {move || match (verdict.get(), carry_on()) {
+                // The words alone, which "Go to Play" is described by.
+                <span id=said_id>{move || match (verdict.get(), carry_on()) {
                     (_, Some(done)) => done,
                     (Ok(()), None) if let Some(paused) = paused_now() => paused,
                     (Ok(()), None) if let Some(said) = unchanged() => said,
@@ -153,7 +166,7 @@ pub fn ActionButton(
                         }
                     }
                     (Err(why), None) => why,
-                }}
+                }}</span>
                 {move || carry_on().map(|_| view! {
                     " "
                     <button class="link" data-testid="go-to-answer" aria-describedby=described_by.clone() on:click=move |_| {

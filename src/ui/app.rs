@@ -381,7 +381,16 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
         button.closest(".action, section.panel").ok().flatten()
     };
     if let Some(el) = target {
-        focus_region(el);
+        focus_region(el.clone());
+        // An action's box is then a group named by the line under its
+        // button, which says why the button is off now; its focusout
+        // handler takes both away again. Set once focus is there, as the
+        // button's own focusout reaches the box too.
+        let reason = el.query_selector(":scope > .reason").ok().flatten();
+        if let Some(reason) = reason.filter(|_| el.matches(".action").unwrap_or(false)) {
+            let _ = el.set_attribute("role", "group");
+            let _ = el.set_attribute("aria-labelledby", &reason.id());
+        }
     }
 }
 

@@ -540,9 +540,7 @@ fn shareable(store: Store) -> Option<String> {
 /// file is), or an alert says that the browser refused it.
 pub fn download(store: Store, name: &str, mime: &str, text: &str, done: String) {
     if offer(name, mime, text).is_err() {
-        store
-            .alert
-            .set(Some(format!("The browser refused the download of {name}.")));
+        store.raise(format!("The browser refused the download of {name}."));
     } else {
         store.notice.set(Some(done));
     }
@@ -681,9 +679,7 @@ pub fn SharePanel() -> impl IntoView {
                         say_opened(store, "Imported the run file.");
                     }
                 }
-                Err(_) => store
-                    .alert
-                    .set(Some("The run file could not be read.".into())),
+                Err(_) => store.raise("The run file could not be read.".into()),
             }
         });
     };

@@ -245,7 +245,8 @@ impl Store {
         if let Some(why) = self.alert.try_update(Option::take).flatten() {
             let prefix = format!("{label} refused: ");
             let why = why.strip_prefix(&prefix).unwrap_or(&why);
-            let why = why.trim_end_matches('.');
+            // An alert raised again ends with a no-break space (see `raise`).
+            let why = why.trim_end_matches(['\u{a0}', '.']);
             self.say(format!(
                 "{label} refused, as it should be: {why}. Wire shows the error the agent answers."
             ));
@@ -328,8 +329,7 @@ impl Store {
                 true
             }
             Err(refusal) => {
-                self.alert
-                    .set(Some(format!("{label} refused: {}", after_colon(refusal))));
+                self.raise(format!("{label} refused: {}", after_colon(refusal)));
                 // The status line says the state again, not what an earlier
                 // action said (the alert says this one).
                 let now = self.describe_state();

@@ -49,7 +49,7 @@ pub fn TasksPanel() -> impl IntoView {
                                 <span class=format!("badge {}", state.family())>{state.to_string()}</span>
                                 <span class="muted">
                                     {reference}
-                                    {if latest { " · latest" } else { " · read-only" }}
+                                    {if latest { " · newest" } else { " · read-only" }}
                                     // Each row shows its task's latest state.
                                     {(current && *past).then_some(" · its latest state; you are viewing an earlier one")}
                                 </span>

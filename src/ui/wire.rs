@@ -622,7 +622,11 @@ pub(super) fn select_by(store: Store, delta: isize) {
             .min(trace.len().saturating_sub(1));
         if let Some(t) = trace.get(j) {
             store.wire_view.set(WireView::Entry(t.seq));
-            // Said, for a reader who cannot see the panel change.
+            // Said, for a reader who cannot see the panel change (not while
+            // Play runs: its next Step shows the latest exchange again).
+            if store.playing.get_untracked() {
+                return;
+            }
             store.say(format!(
                 "Wire shows trace entry #{}: {} {}.",
                 t.seq,
