@@ -4,9 +4,10 @@
 //!
 //! Run with `cargo run --example transcripts -- OUTDIR`.
 //!
-//! Each file holds the scenario's whole transcript, then the on-demand
-//! exchanges taken along the way and at the end (GetTask, SubscribeToTask,
-//! ListTasks).
+//! Each scenario's file holds its whole transcript, in the order it was
+//! exchanged; the on-demand exchanges taken along the way and at the end
+//! (GetTask, SubscribeToTask, ListTasks) are in `<scenario>.probes.jsonl`,
+//! and *Get unknown task*'s in `unknown-task.jsonl`.
 //! A message or a cancel sent to a terminal task is an action of the
 //! scenario, as on the page, so its exchange is in the transcript.
 //!
