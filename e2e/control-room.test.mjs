@@ -562,6 +562,23 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
   ]);
   assert.match(await visible().nth(2).innerText(), /work unit 1, second 3.*unit 1 done/s);
   assert.equal(await text(page, 'trace-count'), `(${states.length} of ${all} entries shown; seconds hidden)`);
+  // ↑ ↓ and ‹ › move through the entries listed, never to a hidden one.
+  const listed = await visible().evaluateAll((es) => es.map((e) => e.dataset.seq));
+  const selected = () => page.locator('[data-testid=trace-entry].selected').getAttribute('data-seq');
+  assert.equal(await selected(), listed.at(-1));
+  await page.getByTestId('trace').focus();
+  for (const seq of listed.slice(0, -1).reverse()) {
+    await page.keyboard.press('ArrowUp');
+    assert.equal(await selected(), seq);
+  }
+  assert.ok(await page.getByRole('button', { name: 'Previous trace entry' }).isDisabled(), 'at the first entry listed');
+  await page.getByRole('button', { name: 'Next trace entry' }).click();
+  assert.equal(await selected(), listed[1]);
+  await page.getByRole('button', { name: 'Next trace entry' }).click();
+  assert.equal(await selected(), listed[2], 'over the hidden seconds of unit 1');
+  await page.getByRole('button', { name: 'Next trace entry' }).click();
+  assert.equal(await selected(), listed[3]);
+  assert.ok(await page.getByRole('button', { name: 'Next trace entry' }).isDisabled(), 'at the last entry listed');
   await page.getByLabel('Show each worked second', { exact: true }).check();
   assert.equal(await visible().count(), all);
   // Shown, a second that changes no state is told apart from a transition.

@@ -48,6 +48,9 @@ pub struct Store {
     pub notice: RwSignal<Option<String>>,
     /// What the Wire panel shows.
     pub wire_view: RwSignal<WireView>,
+    /// Whether the trace lists the agent's seconds and minutes that change
+    /// no state; off, choosing the entry before or after skips them too.
+    pub show_ticks: RwSignal<bool>,
     /// Proposal: the PauseTask form.
     pub pause_mode: RwSignal<PauseMode>,
     pub pause_reason: RwSignal<String>,
@@ -198,6 +201,7 @@ impl Store {
             status: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             wire_view: RwSignal::new(WireView::Latest),
+            show_ticks: RwSignal::new(true),
             pause_mode: RwSignal::new(PauseMode::FinishStep),
             pause_reason: RwSignal::new("Operator review before the next unit.".into()),
             resume_input: RwSignal::new(String::new()),

@@ -59,7 +59,7 @@ pub fn TracePanel() -> impl IntoView {
     });
     // Off: the agent's seconds and minutes that change no state are hidden
     // (the viewed and the selected entry stay), leaving the transitions.
-    let ticks = RwSignal::new(true);
+    let ticks = store.show_ticks;
     // The entries, those discarded by branching (their numbers are not used
     // again, so the newest number is higher than the count), and, with the
     // seconds and minutes hidden, how many show.
@@ -434,7 +434,7 @@ fn discarded_before(trace: &[TraceEntry], i: usize) -> u32 {
 /// state (unless viewed or selected): one that marks a discarded branch is
 /// not, nor one that finishes a unit (the work done so far, which a resume
 /// keeps).
-fn hidden_with_ticks(trace: &[TraceEntry], i: usize) -> bool {
+pub(super) fn hidden_with_ticks(trace: &[TraceEntry], i: usize) -> bool {
     let t = &trace[i];
     let unit_done = matches!(
         t.event,

@@ -264,13 +264,19 @@ pub fn WirePanel() -> impl IntoView {
             ));
         }
     };
-    // Whether the entry shown is the first (or the last) of the trace.
+    // Whether the entry shown is the first (or the last) the trace lists.
     let at_end = move |first: bool| {
         let shown = entry();
+        let all = store.show_ticks.get();
         store.exp.with(|e| {
             let trace = e.trace();
-            let end = if first { trace.first() } else { trace.last() };
-            shown.is_some() && end.map(|t| t.seq) == shown
+            let mut listed = (0..trace.len()).filter(|&i| listed(e, all, i));
+            let end = if first {
+                listed.next()
+            } else {
+                listed.next_back()
+            };
+            shown.is_some() && end.map(|i| trace[i].seq) == shown
         })
     };
     let select_by = move |delta: isize| select_by(store, delta);
@@ -617,9 +623,17 @@ pub(super) fn select_by(store: Store, delta: isize) {
         let i = current
             .and_then(|s| trace.binary_search_by_key(&s, |t| t.seq).ok())
             .unwrap_or(trace.len().saturating_sub(1));
-        let j = i
-            .saturating_add_signed(delta)
-            .min(trace.len().saturating_sub(1));
+        // The |delta|-th entry listed that way, or the farthest listed.
+        let all = store.show_ticks.get_untracked();
+        let way = |k: usize| {
+            k.checked_add_signed(delta.signum())
+                .filter(|&k| k < trace.len())
+        };
+        let j = std::iter::successors(way(i), |&k| way(k))
+            .filter(|&k| listed(e, all, k))
+            .take(delta.unsigned_abs())
+            .last()
+            .unwrap_or(i);
         if let Some(t) = trace.get(j) {
             store.wire_view.set(WireView::Entry(t.seq));
             // Said, for a reader who cannot see the panel change (not while
@@ -635,6 +649,14 @@ pub(super) fn select_by(store: Store, delta: isize) {
             ));
         }
     });
+}
+
+/// Whether the trace lists entry `i`: with `all` the seconds and minutes
+/// that change no state, every entry; without, the others and the viewed
+/// state's entry. ↑ ↓ and ‹ › move through these.
+fn listed(e: &Experiment, all: bool, i: usize) -> bool {
+    let trace = e.trace();
+    all || !super::trace::hidden_with_ticks(trace, i) || trace[i].seq == e.viewed_record().id
 }
 
 /// The entry the panel shows by default: the last of [`up_to_view`] that is
