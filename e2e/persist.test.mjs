@@ -360,6 +360,22 @@ test('a corrupt checkpoint gets a message and a fresh run', async () => {
   assert.equal(await page.getByTestId('trace-entry').count(), 1);
   const kept = await page.evaluate(() => localStorage.getItem('a2a-control-room/run.unreadable'));
   assert.ok(kept.startsWith('{"format"'), 'the unreadable value is kept apart');
+  // The Save panel lists it, and downloads its text as it was.
+  assert.match(await page.getByTestId('kept-apart').innerText(), /could not be read.*\n.*a2a-control-room\/run\.unreadable/s);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download a2a-control-room/run.unreadable' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'a2a-control-room-run.unreadable.json');
+  const { readFile } = await import('node:fs/promises');
+  assert.equal(await readFile(await download.path(), 'utf8'), kept);
+  assert.match(await page.getByTestId('notice').innerText(), /kept under “a2a-control-room\/run.unreadable” is in your downloads/);
+  // Cleared meanwhile (in another tab): the alert says so and the list forgets it.
+  await page.evaluate(() => localStorage.removeItem('a2a-control-room/run.unreadable'));
+  await page.getByRole('button', { name: 'Download a2a-control-room/run.unreadable' }).click();
+  assert.match(await page.getByTestId('alert').innerText(), /Nothing is kept under “a2a-control-room\/run.unreadable” any more/);
+  assert.equal(await page.getByTestId('kept-apart').count(), 0);
+  await page.evaluate((t) => localStorage.setItem('a2a-control-room/run.unreadable', t), kept);
   // A checkpoint or Undo copy with nothing in it is not a run to keep: it
   // is cleared without an alert, and nothing more is set aside.
   for (const empty of ['', '   ', 'null']) {

@@ -182,6 +182,28 @@ fn set_aside(key: &str, text: &str) -> Aside {
     }
 }
 
+/// Every key of this page's runs in `s`: the checkpoint, Undo's copy and
+/// every unreadable text kept apart.
+fn run_keys(s: &web_sys::Storage) -> Vec<String> {
+    (0..s.length().unwrap_or(0))
+        .filter_map(|i| s.key(i).ok().flatten())
+        .filter(|k| k.starts_with(STORAGE_KEY))
+        .collect()
+}
+
+/// The keys of the unreadable texts kept apart by [`set_aside`], in the
+/// order they were kept (`.unreadable` before `.unreadable-2`).
+fn kept_apart() -> Vec<String> {
+    let mut keys: Vec<String> = storage()
+        .map(|s| run_keys(&s))
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|k| k.contains(".unreadable"))
+        .collect();
+    keys.sort_by_key(|k| (k.starts_with(PREVIOUS_KEY), k.len(), k.clone()));
+    keys
+}
+
 /// Offers `run` to Undo if it holds anything and differs from the run on the page.
 fn keep_for_undo(store: Store, run: Option<SavedRun>) {
     if let Some(run) = run {
@@ -612,6 +634,23 @@ pub fn SharePanel() -> impl IntoView {
         shown_link.set(l.clone());
         super::inspect::copy_text(store, l, "Link", copied);
     };
+    // The unreadable runs kept apart at start-up (or before), to download.
+    let unreadable = RwSignal::new(kept_apart());
+    let download_kept = move |key: &str| {
+        match stored(key) {
+        Some(text) => download(
+            store,
+            &format!("{}.json", key.replace('/', "-")),
+            "application/json",
+            &text,
+            format!("The text kept under “{key}” is in your downloads. Mend it and Import run opens it."),
+        ),
+        None => {
+            unreadable.set(kept_apart());
+            store.raise(format!("Nothing is kept under “{key}” any more: it was cleared, in this tab or another."));
+        }
+    }
+    };
     let saving = use_context::<Saving>();
     let forget = move |_| {
         // A save still due, even for a change made just before, would
@@ -627,13 +666,10 @@ pub fn SharePanel() -> impl IntoView {
             );
         };
         // The checkpoint, Undo's copy and every unreadable one kept apart.
-        let keys: Vec<String> = (0..s.length().unwrap_or(0))
-            .filter_map(|i| s.key(i).ok().flatten())
-            .filter(|k| k.starts_with(STORAGE_KEY))
-            .collect();
-        for key in keys {
+        for key in run_keys(&s) {
             let _ = s.remove_item(&key);
         }
+        unreadable.set(Vec::new());
         // Nothing of a run stays in this browser: Undo's copy goes too.
         store.replaced.set(None);
         store.forget_discarded();
@@ -700,6 +736,26 @@ pub fn SharePanel() -> impl IntoView {
                 <div class="field field-text">
                     <label for="share-link">"Link to this run"</label>
                     <input type="text" id="share-link" readonly prop:value=move || shown_link.get()/>
+                </div>
+            </Show>
+            <Show when=move || unreadable.with(|k| !k.is_empty())>
+                <div class="kept-apart" data-testid="kept-apart">
+                    <p class="hint" id="kept-apart-h">
+                        "Runs this browser had saved that could not be read, kept apart until "
+                        "Forget saved run: download one to read or mend it."
+                    </p>
+                    <ul aria-labelledby="kept-apart-h">
+                        <For each=move || unreadable.get() key=|k| k.clone() let:key>
+                            <li>
+                                <code>{key.clone()}</code>
+                                " "
+                                <button
+                                    aria-label=format!("Download {key}")
+                                    on:click=move |_| download_kept(&key)
+                                >"Download"</button>
+                            </li>
+                        </For>
+                    </ul>
                 </div>
             </Show>
             <div class="field field-text">
