@@ -466,6 +466,11 @@ fn a_run_file_is_read_as_utf8_text_or_refused_saying_where_it_is_not() {
         SavedRun::parse_bytes(&with_bom).unwrap(),
         SavedRun::parse(&good).unwrap()
     );
+    // And as text (a link, a stored run) that starts with one.
+    assert_eq!(
+        SavedRun::parse(&format!("\u{feff}{good}")).unwrap(),
+        SavedRun::parse(&good).unwrap()
+    );
     // "café" saved in Latin-1 on the second line: byte 0xE9 is not UTF-8.
     let mut latin1 = b"{\"format\":\"a2a-control-room/run\",\n\"note\":\"caf".to_vec();
     let at = latin1.len() + 1;

@@ -339,11 +339,14 @@ impl SavedRun {
         SavedRun::parse(text)
     }
 
-    /// Reads a run, checking its size, format and version before anything else.
+    /// Reads a run, checking its size, format and version before anything
+    /// else. A byte order mark first (a link or a stored text made from a
+    /// file that had one) is skipped, as [`SavedRun::parse_bytes`] does.
     pub fn parse(text: &str) -> Result<SavedRun, RunError> {
         if text.len() > MAX_RUN_BYTES {
             return Err(RunError::TooLarge(text.len()));
         }
+        let text = text.strip_prefix('\u{feff}').unwrap_or(text);
         if text.trim().is_empty() {
             return Err(RunError::Empty);
         }
