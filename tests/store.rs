@@ -140,3 +140,31 @@ fn an_opened_run_says_where_its_view_is_as_moving_there_would() {
     store.open(&seen.run_json()).unwrap();
     assert_eq!(store.status.get_untracked(), moved_there);
 }
+
+#[test]
+fn undo_keeps_one_level_however_often_opened_runs_branch() {
+    let _owner = owner();
+    // A shared run viewed at its second recorded state: opened, the page
+    // shows that state, and a Step there discards the later ones.
+    let (shared, _) = stepped(7, 6);
+    shared.seek(1);
+    let linked = shared.run_json();
+    let (store, _) = stepped(1, 2);
+    let mut before_open = String::new();
+    for _ in 0..4 {
+        before_open = store.run_json();
+        store.open(&linked).unwrap();
+        store.step();
+        assert!(store.discarded.get_untracked().is_some());
+    }
+    // Undo of the last discard: the page as it was just after the last
+    // open, with the run that open replaced within reach of Undo.
+    store.undo_discard();
+    assert_eq!(store.run_json(), linked);
+    store.bring_back();
+    assert_eq!(store.run_json(), before_open);
+    // That run comes back alone: its own Undo of a discard, and the runs
+    // before it, are not kept (one level, never a chain of them).
+    assert!(store.discarded.get_untracked().is_none());
+    assert!(store.replaced.get_untracked().is_none());
+}

@@ -113,11 +113,14 @@ impl Replaced {
 }
 
 /// The page as it is before an action from an earlier state: the
-/// experiment, and the run the fresh-start Undo would bring back then.
+/// experiment, and the run the fresh-start Undo would bring back then. That
+/// run is kept alone, without the Undo of a discard it still had: an undo
+/// point never holds another, however often runs replace one another and
+/// act from earlier states.
 #[derive(Clone)]
 struct UndoPoint {
     exp: Experiment,
-    replaced: Option<Box<Replaced>>,
+    replaced: Option<SavedRun>,
 }
 
 /// What the notice of a fresh start adds when Undo reaches the run it
@@ -353,7 +356,9 @@ impl Store {
             .with_untracked(|e| (e.discarded_by_acting() > 0).then(|| e.clone()))
             .map(|exp| UndoPoint {
                 exp,
-                replaced: self.replaced.get_untracked().map(Box::new),
+                replaced: self
+                    .replaced
+                    .with_untracked(|r| r.as_ref().map(|r| r.run.clone())),
             })
     }
 
@@ -749,9 +754,8 @@ impl Store {
         let UndoPoint { exp, replaced } = undo.point;
         self.install(exp, self.started_ms.get_untracked());
         // The run a fresh start replaced stays within reach of its own Undo.
-        if let Some(kept) = replaced {
-            let by_open = false;
-            self.replaced.set(Some(Replaced { by_open, ..*kept }));
+        if let Some(run) = replaced {
+            self.replaced.set(Some(Replaced::new(run)));
         }
         self.notice.set(Some(format!(
             "{back}; you are viewing the earlier state you acted from."
