@@ -123,8 +123,9 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   await open.getByRole('button', { name: 'Step', exact: true }).click();
   const mine = await snapshot(open);
   await open.evaluate(() => { location.hash = '#run=%E0%A4%A'; });
-  await open.getByTestId('alert').filter({ hasText: 'not correctly encoded. The run on the page is unchanged' }).waitFor();
+  await open.getByTestId('alert').filter({ hasText: 'not correctly encoded. The run on the page is unchanged. The link stays in the address bar' }).waitFor();
   assert.deepEqual(await snapshot(open), mine);
+  assert.ok(open.url().endsWith('#run=%E0%A4%A'), 'the link that failed stays');
   await open.evaluate((h) => { location.hash = h; }, new URL(link).hash);
   await open.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
   assert.deepEqual(await snapshot(open), before);
@@ -619,6 +620,9 @@ test('a link that cannot be opened brings back the run saved in this browser and
     const alert = await page.getByTestId('alert').innerText();
     assert.match(alert, why);
     assert.match(alert, /The run saved in this browser was opened instead/);
+    // The link is not lost: it stays in the address bar, to copy or mend.
+    assert.match(alert, /The link stays in the address bar/);
+    assert.ok(page.url().endsWith(hash), `${page.url()} keeps ${hash}`);
     assert.deepEqual(await snapshot(page), before, `${hash} brought the saved run back`);
     // Escape dismisses the alert that came with the page, and focus goes to
     // Play, where the page begins, in view.

@@ -102,7 +102,7 @@ pub fn restore(store: Store) -> bool {
                 }
             };
             alerts.push(format!(
-                "The shared link could not be opened: {why}. {instead}"
+                "The shared link could not be opened: {why}. {LINK_STAYS} {instead}"
             ));
         }
     }
@@ -302,12 +302,14 @@ fn keep_preference(key: &str, value: Option<&str>) {
 /// A share link pasted into the address bar of the open page is opened too
 /// (only the fragment changes, so the page does not reload).
 pub fn follow_links(store: Store) {
-    let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
+    let handle = window_event_listener_untyped("hashchange", move |_| {
+        match take_link(store) {
         None => {}
         Some(Ok(())) => say_opened(store, "Opened the shared run."),
         Some(Err(why)) => store.raise(format!(
-            "The shared link could not be opened: {why}. The run on the page is unchanged."
+            "The shared link could not be opened: {why}. The run on the page is unchanged. {LINK_STAYS}"
         )),
+    }
     });
     on_cleanup(move || handle.remove());
 }
@@ -359,24 +361,32 @@ pub fn watch_other_tabs(store: Store) {
 }
 
 /// Opens the run of the address's `#run=` fragment, if it has one, and
-/// removes the fragment: from then on the page saves and restores locally.
+/// then removes the fragment: from then on the page saves and restores
+/// locally. A link that cannot be opened stays in the address bar, where
+/// the user can copy it (see [`LINK_STAYS`]).
 fn take_link(store: Store) -> Option<Result<(), String>> {
     let url = window().location();
     let hash = url.hash().unwrap_or_default();
     let encoded = hash.strip_prefix(LINK_PREFIX)?;
-    let bare = format!(
-        "{}{}",
-        url.pathname().unwrap_or_default(),
-        url.search().unwrap_or_default()
-    );
-    if let Ok(history) = window().history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
-    }
-    Some(match js_sys::decode_uri_component(encoded) {
+    let opened = match js_sys::decode_uri_component(encoded) {
         Ok(text) => store.open(&String::from(text)).map_err(|e| e.to_string()),
         Err(_) => Err("it is not correctly encoded".to_string()),
-    })
+    };
+    if opened.is_ok() {
+        let bare = format!(
+            "{}{}",
+            url.pathname().unwrap_or_default(),
+            url.search().unwrap_or_default()
+        );
+        if let Ok(history) = window().history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&bare));
+        }
+    }
+    Some(opened)
 }
+
+/// What an alert adds of a link that could not be opened.
+const LINK_STAYS: &str = "The link stays in the address bar, to copy or mend.";
 
 /// What became of the checkpoint saved in this browser.
 enum Saved {
