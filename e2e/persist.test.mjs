@@ -781,6 +781,36 @@ test('a run whose link would be too long for a browser to open says so and point
   await page.context().close();
 });
 
+test('a link opened at start-up over a run that cannot be kept for Undo says a reload loses that run', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  for (let i = 0; i < 3; i++) await step.click();
+  await settle(page);
+  const own = await page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  // Full for Undo's copy only.
+  await page.context().addInitScript(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (key === 'a2a-control-room/run.previous') throw new DOMException('full', 'QuotaExceededError');
+      return set.call(this, key, value);
+    };
+  });
+  await page.goto('about:blank');
+  await page.goto(link);
+  const notice = page.getByTestId('notice');
+  await notice.filter({ hasText: 'keep the run from before' }).waitFor();
+  assert.match(await notice.innerText(), /^Opened the shared run\..* This browser did not let the page keep the run from before \(storage is full\): Undo brings it back until you reload\.$/s);
+  // Until then, Undo does.
+  await page.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  await settle(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run')), own);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('storage that is full says so after what the page said, and Undo says a reload loses its run', async () => {
   const page = await openPage(browser());
   // Full for Undo's copy only: the checkpoint is saved, the run kept for Undo is not.

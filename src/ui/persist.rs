@@ -231,6 +231,9 @@ thread_local! {
     /// The browser refused the last save of the run: said once, not again
     /// at each save it refuses after it, until one succeeds.
     static SAVE_REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The browser refused the last write of the Undo copy: said once, as
+    /// [`SAVE_REFUSED`].
+    static UNDO_COPY_REFUSED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Writes the run Undo would bring back under [`PREVIOUS_KEY`], or removes
@@ -238,7 +241,8 @@ thread_local! {
 /// excepted): as each change of it, and with each save of the checkpoint,
 /// which it belongs with (another tab may have written its own since).
 /// A write the browser refuses is said when `say` (as the run kept
-/// changes), not again at each save.
+/// changes) or when it is the first refused since one succeeded, not again
+/// at each save.
 fn store_undo_copy(store: Store, say: bool) {
     let Some(s) = storage() else {
         return;
@@ -248,12 +252,18 @@ fn store_undo_copy(store: Store, say: bool) {
         .with_untracked(|r| r.as_ref().map(|kept| kept.run.to_json()))
     {
         Some(text) => match s.set_item(PREVIOUS_KEY, &text) {
-            Ok(()) => UNDO_COPY_STAYS.set(false),
-            Err(_) if say => add_to_notice(
-                store,
-                "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
-            ),
-            Err(_) => {}
+            Ok(()) => {
+                UNDO_COPY_STAYS.set(false);
+                UNDO_COPY_REFUSED.set(false);
+            }
+            Err(_) => {
+                if !UNDO_COPY_REFUSED.replace(true) || say {
+                    add_to_notice(
+                        store,
+                        "This browser did not let the page keep the run from before (storage is full): Undo brings it back until you reload.",
+                    );
+                }
+            }
         },
         None if UNDO_COPY_STAYS.get() => {}
         None => {
@@ -504,6 +514,11 @@ fn save(store: Store, text: &str) {
         add_to_notice(store, &why);
         return;
     }
+    // A reload opens this checkpoint with the Undo copy beside it: this
+    // tab's, not one another tab kept there since. Written first: the run
+    // it keeps may be the one the checkpoint still holds (a link opened over
+    // it at start-up), and a refusal is said before that copy is gone.
+    store_undo_copy(store, false);
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
     if !matches!(saved, Some(Ok(()))) {
         if !SAVE_REFUSED.replace(true) {
@@ -512,9 +527,6 @@ fn save(store: Store, text: &str) {
         return;
     }
     SAVE_REFUSED.set(false);
-    // A reload opens this checkpoint with the Undo copy beside it: this
-    // tab's, not one another tab kept there since.
-    store_undo_copy(store, false);
 }
 
 /// Says `text` in the notice after what it already says (a fresh start,
