@@ -106,6 +106,9 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   await own.goto(link);
   await own.getByTestId('task-state').waitFor();
   assert.deepEqual(await snapshot(own), before);
+  // The notice says so where the user is, and offers the Undo too.
+  assert.equal(await own.getByTestId('notice').innerText(), 'Opened the shared run. Undo (here, or under Configure) brings back the run from before.');
+  assert.equal(await own.getByTestId('notice-undo').count(), 1);
   await own.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
   assert.deepEqual(await snapshot(own), saved);
   // Opened again, then replaced by a settings change: Undo brings back the
@@ -133,8 +136,9 @@ test('a copied link reproduces the run in a fresh browser; a run file imports it
   // A second run opened before acting on the first: Undo still brings back
   // the user's own run, not the one the link opened.
   await open.locator('#import-run').setInputFiles(file);
-  await open.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor();
-  await open.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  await open.getByTestId('notice').filter({ hasText: 'Imported the run file. Undo (here, or under Configure) brings back the run from before.' }).waitFor();
+  // The notice's own Undo, where the user is.
+  await open.getByTestId('notice-undo').click();
   assert.deepEqual(await snapshot(open), mine);
   assertNoErrors(open);
   await open.context().close();

@@ -428,14 +428,17 @@ fn restore_saved(store: Store) -> Saved {
 /// the original's.
 fn say_opened(store: Store, what: &str) {
     let rounded = store.exp.with_untracked(|e| e.ids().seed_may_be_rounded());
-    store.notice.set(Some(if rounded {
-        format!(
-            "{what} Its id seed is beyond what a JavaScript number holds exactly: if a JSON tool \
-             rewrote it, its task and context ids may differ from the original run's."
-        )
-    } else {
-        what.to_string()
-    }));
+    let mut said = what.to_string();
+    if rounded {
+        said += " Its id seed is beyond what a JavaScript number holds exactly: if a JSON tool \
+                 rewrote it, its task and context ids may differ from the original run's.";
+    }
+    // The run it replaced is within reach of Undo, which the notice offers
+    // as a fresh start's does.
+    if store.replaced.with_untracked(Option::is_some) {
+        said = format!("{said} {}", super::store::REPLACED_UNDO);
+    }
+    store.notice.set(Some(said));
 }
 
 /// The text stored under `key`, if any.
