@@ -147,8 +147,6 @@ struct Aside {
 /// it when that is taken), where no save writes, and says where it is. The
 /// original is removed only once the copy is made.
 fn set_aside(key: &str, text: &str) -> Aside {
-    /// How many unreadable texts one key keeps apart.
-    const PLACES: u32 = 1000;
     let until = if key == STORAGE_KEY {
         "the run on this page changes and is saved there"
     } else {
@@ -162,10 +160,7 @@ fn set_aside(key: &str, text: &str) -> Aside {
         return stays("this browser did not let the page keep its text apart (storage is off)");
     };
     let free = (1..=PLACES)
-        .map(|n| match n {
-            1 => format!("{key}.unreadable"),
-            n => format!("{key}.unreadable-{n}"),
-        })
+        .map(|n| apart(key, n))
         .find(|k| matches!(s.get_item(k), Ok(None)));
     let Some(free) = free else {
         return stays(&format!(
@@ -191,17 +186,30 @@ fn run_keys(s: &web_sys::Storage) -> Vec<String> {
         .collect()
 }
 
+/// How many unreadable texts one key keeps apart.
+const PLACES: u32 = 1000;
+
+/// The `n`th place (from 1) where [`set_aside`] keeps an unreadable text
+/// stored under `key`.
+fn apart(key: &str, n: u32) -> String {
+    match n {
+        1 => format!("{key}.unreadable"),
+        n => format!("{key}.unreadable-{n}"),
+    }
+}
+
 /// The keys of the unreadable texts kept apart by [`set_aside`], in the
-/// order they were kept (`.unreadable` before `.unreadable-2`).
+/// order of their places: the checkpoint's, then the Undo copy's.
 fn kept_apart() -> Vec<String> {
-    let mut keys: Vec<String> = storage()
-        .map(|s| run_keys(&s))
-        .unwrap_or_default()
+    let Some(s) = storage() else {
+        return Vec::new();
+    };
+    let keys = run_keys(&s);
+    [STORAGE_KEY, PREVIOUS_KEY]
         .into_iter()
-        .filter(|k| k.contains(".unreadable"))
-        .collect();
-    keys.sort_by_key(|k| (k.starts_with(PREVIOUS_KEY), k.len(), k.clone()));
-    keys
+        .flat_map(|key| (1..=PLACES).map(move |n| apart(key, n)))
+        .filter(|k| keys.contains(k))
+        .collect()
 }
 
 /// Offers `run` to Undo if it holds anything and differs from the run on the page.
@@ -662,20 +670,39 @@ pub fn SharePanel() -> impl IntoView {
     // The unreadable runs kept apart at start-up (or before), to download.
     let unreadable = RwSignal::new(kept_apart());
     let download_kept = move |key: &str| {
-        match stored(key) {
-        Some(text) => download(
-            store,
-            &format!("{}.json", key.replace('/', "-")),
-            "application/json",
-            &text,
-            format!("The text kept under “{key}” is in your downloads. Mend it and Import run opens it."),
-        ),
-        None => {
-            unreadable.set(kept_apart());
-            store.raise(format!("Nothing is kept under “{key}” any more: it was cleared, in this tab or another."));
-        }
-    }
+        let Some(text) = stored(key) else {
+            unreadable.update(|k| k.retain(|k| k != key));
+            return store.raise(format!(
+                "Nothing is kept under “{key}” any more: it was cleared, in this tab or another."
+            ));
+        };
+        let done = format!(
+            "The text kept under “{key}” is in your downloads. Mend it and Import run opens it."
+        );
+        let name = format!("{}.json", key.replace('/', "-"));
+        download(store, &name, "application/json", &text, done);
     };
+    // Listed once: a key leaves the list (its item is hidden), none joins it.
+    let items = unreadable
+        .get_untracked()
+        .into_iter()
+        .map(|key| {
+            let label = format!("Download {key}");
+            let gone = {
+                let key = key.clone();
+                move || unreadable.with(|k| !k.contains(&key))
+            };
+            view! {
+                <li hidden=gone>
+                    <code>{key.clone()}</code>
+                    " "
+                    <button aria-label=label on:click=move |_| download_kept(&key)>
+                        "Download"
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
     let saving = use_context::<Saving>();
     let forget = move |_| {
         // A save still due, even for a change made just before, would
@@ -763,26 +790,13 @@ pub fn SharePanel() -> impl IntoView {
                     <input type="text" id="share-link" readonly prop:value=move || shown_link.get()/>
                 </div>
             </Show>
-            <Show when=move || unreadable.with(|k| !k.is_empty())>
-                <div class="kept-apart" data-testid="kept-apart">
+            <div class="kept-apart" data-testid="kept-apart" hidden=move || unreadable.with(Vec::is_empty)>
                     <p class="hint" id="kept-apart-h">
                         "Runs this browser had saved that could not be read, kept apart until "
                         "Forget saved run: download one to read or mend it."
                     </p>
-                    <ul aria-labelledby="kept-apart-h">
-                        <For each=move || unreadable.get() key=|k| k.clone() let:key>
-                            <li>
-                                <code>{key.clone()}</code>
-                                " "
-                                <button
-                                    aria-label=format!("Download {key}")
-                                    on:click=move |_| download_kept(&key)
-                                >"Download"</button>
-                            </li>
-                        </For>
-                    </ul>
+                    <ul aria-labelledby="kept-apart-h">{items}</ul>
                 </div>
-            </Show>
             <div class="field field-text">
                 <label for="import-run">"Import run"</label>
                 <input type="file" id="import-run" accept=".json,application/json" on:change=import/>
