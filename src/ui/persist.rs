@@ -320,14 +320,13 @@ fn keep_preference(key: &str, value: Option<&str>) {
 /// A share link pasted into the address bar of the open page is opened too
 /// (only the fragment changes, so the page does not reload).
 pub fn follow_links(store: Store) {
-    let handle = window_event_listener_untyped("hashchange", move |_| {
-        match take_link(store) {
+    let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
         None => {}
         Some(Ok(())) => say_opened(store, "Opened the shared run."),
         Some(Err(why)) => store.raise(format!(
-            "The shared link could not be opened: {why}. The run on the page is unchanged. {LINK_STAYS}"
+            "The shared link could not be opened: {why}. The run on the page is unchanged. \
+             {LINK_STAYS}"
         )),
-    }
     });
     on_cleanup(move || handle.remove());
 }
@@ -791,12 +790,12 @@ pub fn SharePanel() -> impl IntoView {
                 </div>
             </Show>
             <div class="kept-apart" data-testid="kept-apart" hidden=move || unreadable.with(Vec::is_empty)>
-                    <p class="hint" id="kept-apart-h">
-                        "Runs this browser had saved that could not be read, kept apart until "
-                        "Forget saved run: download one to read or mend it."
-                    </p>
-                    <ul aria-labelledby="kept-apart-h">{items}</ul>
-                </div>
+                <p class="hint" id="kept-apart-h">
+                    "Runs this browser had saved that could not be read, kept apart until "
+                    "Forget saved run: download one to read or mend it."
+                </p>
+                <ul aria-labelledby="kept-apart-h">{items}</ul>
+            </div>
             <div class="field field-text">
                 <label for="import-run">"Import run"</label>
                 <input type="file" id="import-run" accept=".json,application/json" on:change=import/>
