@@ -511,7 +511,9 @@ impl AlertPlace {
             place.origin.set_value(origin.clone());
             let clear_of = origin.or_else(|| pressed.get_value().filter(|_| shown));
             let settle = move || {
-                if store.alert.with_untracked(Option::is_some) != shown {
+                // Not for an alert that has changed since, nor on a page
+                // that is gone (its owner disposed) by the next frame.
+                if store.alert.try_with_untracked(Option::is_some) != Some(shown) {
                     return;
                 }
                 let room = match shown {

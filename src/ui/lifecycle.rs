@@ -1,7 +1,7 @@
 //! Lifecycle: the state diagram and the time bar.
 //!
-//! Both are drawn as SVG markup by plain functions of the experiment
-//! ([`diagram_svg`], [`timebar_svg`]), so each drawing is one reactive value
+//! Both are drawn as SVG markup by plain functions ([`diagram_svg`] of the
+//! experiment, [`timebar_svg`] of its time bar), so each drawing is one reactive value
 //! (set as `innerHTML`) and is testable without a browser. Neither holds user
 //! text, so nothing in the markup needs escaping.
 

@@ -71,7 +71,9 @@ pub fn TasksPanel() -> impl IntoView {
         let (_, viewed) = rows_and_viewed.get();
         // Once the rows are drawn.
         request_animation_frame(move || {
-            let (Some(list), Ok(i)) = (list.get_untracked(), u32::try_from(viewed)) else {
+            // The page may be gone by then (its owner disposed).
+            let list = list.try_get_untracked().flatten();
+            let (Some(list), Ok(i)) = (list, u32::try_from(viewed)) else {
                 return;
             };
             if let Some(row) = list.children().item(i) {

@@ -73,11 +73,7 @@ pub fn TracePanel() -> impl IntoView {
             let numbered = trace.last().map_or(0, |t| t.seq as usize);
             let shown = (!all).then(|| {
                 let stays = [Some(e.viewed_record().id), super::wire::selected(view, e)];
-                (0..n)
-                    .filter(|&i| {
-                        !hidden_with_ticks(trace, i) || stays.contains(&Some(trace[i].seq))
-                    })
-                    .count()
+                (0..n).filter(|&i| listed(trace, i, false, stays)).count()
             });
             (n, numbered.saturating_sub(n), shown)
         })
@@ -430,11 +426,19 @@ fn discarded_before(trace: &[TraceEntry], i: usize) -> u32 {
         .map_or(0, |p| trace[i].seq.saturating_sub(trace[p].seq + 1))
 }
 
+/// Whether the trace lists entry `i`: with `all` the seconds and minutes
+/// that change no state, every entry; without, the others and those of
+/// `stays` (the viewed state's entry, the one the Wire panel shows). ↑ ↓
+/// and ‹ › move through these.
+pub(super) fn listed(trace: &[TraceEntry], i: usize, all: bool, stays: [Option<u32>; 2]) -> bool {
+    all || !hidden_with_ticks(trace, i) || stays.contains(&Some(trace[i].seq))
+}
+
 /// Whether entry `i` is hidden with the seconds and minutes that change no
 /// state (unless viewed or selected): one that marks a discarded branch is
 /// not, nor one that finishes a unit (the work done so far, which a resume
 /// keeps).
-pub(super) fn hidden_with_ticks(trace: &[TraceEntry], i: usize) -> bool {
+fn hidden_with_ticks(trace: &[TraceEntry], i: usize) -> bool {
     let t = &trace[i];
     let unit_done = matches!(
         t.event,

@@ -3,6 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
+use super::trace::listed;
 use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
 use crate::wire::{self, PauseEncoding, Transport, WireMessage};
 use leptos::prelude::*;
@@ -270,7 +271,8 @@ pub fn WirePanel() -> impl IntoView {
         let all = store.show_ticks.get();
         store.exp.with(|e| {
             let trace = e.trace();
-            let mut listed = (0..trace.len()).filter(|&i| listed(e, all, i));
+            let stays = [Some(e.viewed_record().id), shown];
+            let mut listed = (0..trace.len()).filter(|&i| listed(trace, i, all, stays));
             let end = if first {
                 listed.next()
             } else {
@@ -629,8 +631,9 @@ pub(super) fn select_by(store: Store, delta: isize) {
             k.checked_add_signed(delta.signum())
                 .filter(|&k| k < trace.len())
         };
+        let stays = [Some(e.viewed_record().id), current];
         let j = std::iter::successors(way(i), |&k| way(k))
-            .filter(|&k| listed(e, all, k))
+            .filter(|&k| listed(trace, k, all, stays))
             .take(delta.unsigned_abs())
             .last()
             .unwrap_or(i);
@@ -651,17 +654,9 @@ pub(super) fn select_by(store: Store, delta: isize) {
     });
 }
 
-/// Whether the trace lists entry `i`: with `all` the seconds and minutes
-/// that change no state, every entry; without, the others and the viewed
-/// state's entry. ↑ ↓ and ‹ › move through these.
-fn listed(e: &Experiment, all: bool, i: usize) -> bool {
-    let trace = e.trace();
-    all || !super::trace::hidden_with_ticks(trace, i) || trace[i].seq == e.viewed_record().id
-}
-
 /// The entry the panel shows by default: the last of [`up_to_view`] that is
 /// not a tick (a refusal included), as the agent's seconds and minutes send
-/// nothing; while Play runs, the panel keeps the latest exchange in view.
+/// nothing.
 pub(super) fn latest(e: &Experiment) -> Option<u32> {
     let upto = up_to_view(e);
     upto.iter()
