@@ -851,15 +851,17 @@ impl Store {
     /// The same words again end in a no-break space (the time after, they
     /// do not), so that the region's text changes.
     pub fn say(&self, text: String) {
-        self.status
-            .set(again(self.status.get_untracked().as_str(), text));
+        let text = self.status.with_untracked(|shown| again(shown, text));
+        self.status.set(text);
     }
 
     /// Raises `text` as the alert, announced again as [`Store::say`]'s are
     /// when it says what the alert already says (the same refusal twice).
     pub fn raise(&self, text: String) {
-        let shown = self.alert.get_untracked().unwrap_or_default();
-        self.alert.set(Some(again(&shown, text)));
+        let text = self
+            .alert
+            .with_untracked(|shown| again(shown.as_deref().unwrap_or_default(), text));
+        self.alert.set(Some(text));
     }
 
     /// Views another task of the context.
