@@ -587,6 +587,9 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
   const tick = entries.filter({ hasText: 'work unit 1, second 1' });
   const transition = entries.filter({ hasText: 'TASK_STATE_SUBMITTED → TASK_STATE_WORKING' });
   assert.notEqual(await colour(tick), await colour(transition));
+  // On a desktop an entry takes two lines: its outcome follows its states.
+  const tops = await transition.evaluate((e) => ['.seq', '.states', '.outcome'].map((c) => e.querySelector(c).getBoundingClientRect().top));
+  assert.ok(tops[1] > tops[0] && tops[2] === tops[1], `tops of #, states, outcome: ${tops}`);
   assert.equal(await text(page, 'trace-count'), `(${all} entries)`);
   assertNoErrors(page);
   await page.context().close();

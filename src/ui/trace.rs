@@ -394,12 +394,17 @@ fn render_entry(
         ),
         ("outcome", t.outcome_text()),
     ];
-    for (class, text) in cells {
+    // The states and the outcome share a line, which wraps where narrow.
+    let result = document.create_element("span")?;
+    result.set_class_name("result");
+    for (i, (class, text)) in cells.into_iter().enumerate() {
         let span = document.create_element("span")?;
         span.set_class_name(class);
         span.set_text_content(Some(&text));
-        li.append_child(&span)?;
+        let parent = if i < 5 { &li } else { &result };
+        parent.append_child(&span)?;
     }
+    li.append_child(&result)?;
     Ok(li)
 }
 
