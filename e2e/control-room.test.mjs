@@ -211,6 +211,33 @@ test('a refusal alert keeps clear of the trace entry it adds and of the button t
   await page.context().close();
 });
 
+test('the messages of an exchange share the Wire list: none is cut while the list has room, and each shows several lines', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Require input before unit').fill('2');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  while (await step.isEnabled()) await step.click();
+  const boxes = () => page.getByTestId('wire-messages').evaluate((ol) => ({
+    list: [ol.clientHeight, ol.scrollHeight],
+    used: [...ol.children].reduce((h, li) => h + li.getBoundingClientRect().height, 0),
+    json: [...ol.querySelectorAll('.json')].map((j) => [j.clientHeight, j.scrollHeight]),
+  }));
+  // A clarification's exchange: the request, the task as received, WORKING.
+  await page.getByRole('button', { name: 'Supply clarification' }).click();
+  let b = await boxes();
+  assert.equal(b.json.length, 3);
+  assert.ok(b.json.every(([shown, whole]) => shown < whole), `each is cut: ${JSON.stringify(b)}`);
+  // Cut, so they fill the list (its fade at the foot aside), not leave space.
+  assert.ok(b.used >= b.list[0] - 80, `messages fill the list: ${JSON.stringify(b)}`);
+  assert.ok(b.json.every(([shown]) => shown >= 64), `every JSON box shows four lines or more: ${JSON.stringify(b)}`);
+  // A short request is shown whole; its answer takes the rest.
+  await page.getByRole('button', { name: 'Get task', exact: true }).click();
+  b = await boxes();
+  assert.equal(b.json[0][0], b.json[0][1], `the request whole: ${JSON.stringify(b)}`);
+  assert.ok(b.json[1][0] < b.json[1][1] && b.used >= b.list[0] - 80, `the answer takes the rest: ${JSON.stringify(b)}`);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('what an action puts on the wire is shown, also from an earlier state; an earlier task takes requests only as it is now', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Worker accepts cancellation').uncheck();
