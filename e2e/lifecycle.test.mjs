@@ -97,6 +97,10 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await bar.locator('rect.wait.input').count(), 1, 'the interruption is a waiting gap');
+  // The legend keys what the bar draws: the wait, and the cursor on it.
+  const keys = await page.locator('.bar-legend .key').allInnerTexts();
+  assert.ok(keys.includes('input wait (width not to scale)') && keys.includes('viewed state'), `${keys}`);
+  assert.equal(await bar.locator('line.cursor').count(), 1);
   assert.equal(await bar.locator('line.plan.input').count(), 0, 'the gate reached is no longer ahead');
   assert.equal(await bar.locator('line.plan.fail').count(), 1);
   // The viewed state is that wait: not a wait before it.

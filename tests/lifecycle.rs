@@ -647,7 +647,7 @@ fn the_diagram_as_text_says_what_the_drawing_shows() {
         .any(|l| l.starts_with("WORKING → PAUSED (") && l.ends_with("proposal")));
     assert_eq!(
         lines.last().unwrap(),
-        "INPUT_REQUIRED ↔ PAUSED: never adjacent (proposal)"
+        "INPUT_REQUIRED ↔ PAUSED: never adjacent (proposal): a paused task that needs input resumes to WORKING first"
     );
     let svg = diagram_svg(&on);
     assert!(svg.contains(r#"data-edge="forbidden""#));

@@ -455,7 +455,7 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " A pause is refused in TASK_STATE_INPUT_REQUIRED: the proposal allows no transition between that state and PAUSED."
+                " Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone); the page refuses the others with the proposed error -32010. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."
             </p>
             <details class="hint">
                 <summary>"Where the three modes come from"</summary>

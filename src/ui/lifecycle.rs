@@ -51,6 +51,10 @@ pub(super) fn short_name(s: TaskState) -> &'static str {
     &s.name()["TASK_STATE_".len()..]
 }
 
+/// What the diagram says of the proposal's forbidden pair.
+const NEVER_ADJACENT: &str =
+    "never adjacent (proposal): a paused task that needs input resumes to WORKING first";
+
 /// The label's lines: a two-word name (`INPUT_REQUIRED`) breaks after its
 /// underscore, so that the boxes stay narrow.
 fn label_lines(s: TaskState) -> (&'static str, Option<&'static str>) {
@@ -239,7 +243,7 @@ fn draw_diagram(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> String
         let ((x1, y1), (x2, y2)) = (exit_point(a, bx, by), exit_point(b, ax, ay));
         let _ = write!(
             s,
-            "<g class=\"forbidden\" data-edge=\"forbidden\"><title>{} ↔ {}: never adjacent (proposal)</title>\
+            "<g class=\"forbidden\" data-edge=\"forbidden\"><title>{} ↔ {}: {NEVER_ADJACENT}</title>\
              <path d=\"M{x1} {y1}L{x2} {y2}\"/>\
              <path class=\"cross\" d=\"M{} {}l14 14m0 -14l-14 14\"/></g>",
             a.name(),
@@ -681,7 +685,7 @@ pub fn diagram_lines(exp: &Experiment, possible: &[(TaskState, TaskState)]) -> V
     if proposal {
         let (a, b) = FORBIDDEN;
         lines.push(format!(
-            "{} ↔ {}: never adjacent (proposal)",
+            "{} ↔ {}: {NEVER_ADJACENT}",
             short_name(a),
             short_name(b)
         ));
@@ -820,7 +824,7 @@ pub fn TimeBarView() -> impl IntoView {
             on:click=seek
         ></div>
         <p class="legend bar-legend" aria-hidden="true">
-            <span class="key worked">"units worked (alternate shades)"</span>
+            <span class="key worked">"units worked"</span>
             // Told apart by their outline where a phone's bar has no room
             // for their labels.
             <span class="key wait">"input wait (width not to scale)"</span>
@@ -837,6 +841,7 @@ pub fn TimeBarView() -> impl IntoView {
             // Work that counts for no unit: a failed unit's, or lost to an
             // immediate pause (proposal).
             <span class="key lost">"work not counted"</span>
+            <span class="key cursor">"viewed state"</span>
             <span class="key ahead">"after the viewed state"</span>
             // In the colour of this task's end mark, once it has one (the
             // same words, so the legend does not reflow as the task ends).
