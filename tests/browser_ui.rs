@@ -1834,6 +1834,18 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     }
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
     assert_eq!(p.text("[data-testid=completed-units]"), "2 / 4");
+    // As the guide says: while paused, Compare shows the same pause as a
+    // v1.0 extension carries it, WORKING plus metadata.
+    p.q("[data-testid=wire-compare]")
+        .set_attribute("open", "")
+        .unwrap();
+    next_frame().await;
+    next_frame().await;
+    let compared = p.text("[data-testid=wire-compare-messages]");
+    assert!(
+        compared.contains("TASK_STATE_WORKING") && compared.contains("resumeToken"),
+        "{compared}"
+    );
     p.type_text("#event-to-fire", "pr.merged").await;
     p.click("#act-fire-event").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");

@@ -102,8 +102,9 @@ pub fn GuidePanel() -> impl IntoView {
                          with a task, which has a task id. A context id groups the tasks of one conversation."</li>
                     <li>"A task starts SUBMITTED, works (WORKING), and ends in one of four terminal states: \
                          COMPLETED, FAILED, CANCELED or REJECTED. A terminal state is final."</li>
-                    <li>"Midway it may wait for the client: INPUT_REQUIRED (a question) or AUTH_REQUIRED \
-                         (credentials). Interrupted, not ended: the answer resumes the same task."</li>
+                    <li>"Midway it may wait: INPUT_REQUIRED (a question, which the client answers with a \
+                         message) or AUTH_REQUIRED (credentials, which arrive out of band). Interrupted, \
+                         not ended: the answer or the authorization resumes the same task."</li>
                     <li>"After a terminal state, more work is a follow-up: a new task in the same context \
                          that references the old one. Cancellation is a request the agent may refuse."</li>
                     <li>"On the wire, in the JSON-RPC binding shown here (v1.0 also defines gRPC and \
@@ -130,8 +131,9 @@ pub fn GuidePanel() -> impl IntoView {
                     "Run a task to "
                     <code>"TASK_STATE_COMPLETED"</code>
                     ", then choose New follow-up task: the context is kept and a new task id is "
-                    "allocated. The finished task is terminal for good: view task 1 and send it "
-                    "Message to terminal task in the Wire panel to see the agent refuse it. "
+                    "allocated. The finished task is terminal for good: view it (Task 1 under Tasks "
+                    "in this context) and press Message to terminal task in the Wire panel to see "
+                    "the agent refuse it. "
                     <button class="link" on:click=follow_up>"Set up experiment 2"</button>
                 </li>
                 <li>
@@ -141,9 +143,10 @@ pub fn GuidePanel() -> impl IntoView {
                     <code>"TASK_STATE_PAUSED"</code>
                     " until the event "
                     <code>"pr.merged"</code>
-                    " or five minutes on the waiting clock. Fire the event, or press Resume task "
-                    "(it sends the resume token Inspect shows); then open Compare in the Wire "
-                    "panel to see the same pause as a v1.0 extension could carry it: WORKING plus metadata. "
+                    " or five minutes on the waiting clock. Press Play. While it is paused, open "
+                    "Compare in the Wire panel to see the same pause as a v1.0 extension could "
+                    "carry it: WORKING plus metadata. Then press Fire event, or Resume task (it "
+                    "sends the resume token Inspect shows). "
                     <button class="link" on:click=pause>"Set up experiment 3"</button>
                 </li>
             </ol>
