@@ -1128,7 +1128,7 @@ fn possible_now_names_only_the_causes_that_could_act_from_here() {
 #[test]
 fn a_waiting_time_reads_in_minutes_and_hours_as_the_time_bar_counts_it() {
     for (seconds, words) in [
-        (0, "0 s"),
+        (0, "0 min"),
         (60, "1 min"),
         (300, "5 min"),
         (3600, "1 h"),

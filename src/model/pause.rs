@@ -242,7 +242,7 @@ pub enum PauseFate {
 }
 
 /// A waiting time as the time bar, the trace, the recorded states and
-/// Inspect count it, in minutes (hours past an hour): "0 s", "5 min",
+/// Inspect count it, in minutes (hours past an hour): "0 min", "5 min",
 /// "10 h 20 min"; seconds only where the wait is not whole minutes.
 pub fn waiting_words(seconds: u32) -> String {
     let (h, m, s) = (seconds / 3600, seconds / 60 % 60, seconds % 60);
@@ -253,8 +253,11 @@ pub fn waiting_words(seconds: u32) -> String {
     if m > 0 {
         parts.push(format!("{m} min"));
     }
-    if s > 0 || seconds == 0 {
+    if s > 0 {
         parts.push(format!("{s} s"));
+    }
+    if parts.is_empty() {
+        parts.push("0 min".to_string());
     }
     parts.join(" ")
 }
