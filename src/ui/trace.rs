@@ -382,26 +382,26 @@ fn render_entry(
     }
     // Display names PAUSED with "(proposal)".
     let before = t.before.map_or_else(|| "—".to_string(), |s| s.to_string());
-    let cells = [
-        ("seq", format!("#{}", t.seq)),
-        ("task", format!("T{}", t.task + 1)),
-        ("time", format!("{} s", t.active_s)),
-        ("actor", t.actor.label().to_string()),
-        ("what", t.what()),
-        (
-            "states",
-            format!("{before} → {}{}", t.after, waiting_clock(t)),
-        ),
-        ("outcome", t.outcome_text()),
-    ];
     // The states and the outcome share a line, which wraps where narrow.
     let result = document.create_element("span")?;
     result.set_class_name("result");
-    for (i, (class, text)) in cells.into_iter().enumerate() {
+    let cells = [
+        (&li, "seq", format!("#{}", t.seq)),
+        (&li, "task", format!("T{}", t.task + 1)),
+        (&li, "time", format!("{} s", t.active_s)),
+        (&li, "actor", t.actor.label().to_string()),
+        (&li, "what", t.what()),
+        (
+            &result,
+            "states",
+            format!("{before} → {}{}", t.after, waiting_clock(t)),
+        ),
+        (&result, "outcome", t.outcome_text()),
+    ];
+    for (parent, class, text) in cells {
         let span = document.create_element("span")?;
         span.set_class_name(class);
         span.set_text_content(Some(&text));
-        let parent = if i < 5 { &li } else { &result };
         parent.append_child(&span)?;
     }
     li.append_child(&result)?;
