@@ -117,6 +117,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 <label for="speed">"Speed"</label>
                 <select
                     id="speed"
+                    aria-describedby="speed-hint"
                     on:change=move |ev| {
                         if let Ok(i) = event_target_value(&ev).parse::<usize>() {
                             store.speed.set(i.min(SPEEDS.len() - 1));
@@ -136,6 +137,17 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
+            // The pace in the task's own seconds: a 3 s unit does not take
+            // 3 s at 1×.
+            <p class="hint" id="speed-hint" data-testid="speed-hint">{move || {
+                let (label, speed) = SPEEDS[store.speed.get()];
+                let ms = store.config.with(|c| crate::model::play_interval_ms(c, speed));
+                let every = match ms {
+                    0..1000 => format!("{ms} ms"),
+                    _ => format!("{}.{} s", ms / 1000, ms % 1000 / 100),
+                };
+                format!("At {label}, Play shows one active second of the task every {every}.")
+            }}</p>
             // Its help is of no use on a touch screen, where it would fill the
             // first screen (the style sheet hides it there).
             <div class="shortcuts">
