@@ -11,6 +11,16 @@ async function setSpeed(page, label) {
   await page.getByLabel('Speed').selectOption({ label });
 }
 
+/** A fresh page whose task was stepped to its input gate before unit 2. */
+async function pageAtInputGate() {
+  const page = await openPage(browser());
+  await page.getByLabel('Require input before unit').fill('2');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  while (await step.isEnabled()) await step.click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  return page;
+}
+
 test('resume an interruption, not a terminal task', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Require input before unit').fill('2');
@@ -224,10 +234,7 @@ test('Speed says its pace in the task\'s own seconds, for the settings in use', 
 });
 
 test('the messages of an exchange share the Wire list: none is cut while the list has room, and each shows several lines', async () => {
-  const page = await openPage(browser());
-  await page.getByLabel('Require input before unit').fill('2');
-  const step = page.getByRole('button', { name: 'Step', exact: true });
-  while (await step.isEnabled()) await step.click();
+  const page = await pageAtInputGate();
   const boxes = () => page.getByTestId('wire-messages').evaluate((ol) => ({
     list: [ol.clientHeight, ol.scrollHeight],
     used: [...ol.children].reduce((h, li) => h + li.getBoundingClientRect().height, 0),
@@ -581,11 +588,7 @@ test('1 000 random clicks and key presses: no panic, no console error', async ()
 });
 
 test('the trace can hide the seconds and minutes that change no state, leaving the transitions', async () => {
-  const page = await openPage(browser());
-  await page.getByLabel('Require input before unit').fill('2');
-  const step = page.getByRole('button', { name: 'Step', exact: true });
-  while (await step.isEnabled()) await step.click();
-  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  const page = await pageAtInputGate();
   const visible = () => page.getByTestId('trace-entry').filter({ visible: true });
   const all = await visible().count();
   await page.getByLabel('Show each worked second', { exact: true }).uncheck();
