@@ -114,7 +114,20 @@ pub fn PlaybackPanel() -> impl IntoView {
                 })}
             </p>
             <div class="field">
-                <label for="speed">"Speed"</label>
+                <span class="speed-label">
+                    <label for="speed">"Speed"</label>
+                    // The pace in the task's own seconds: a 3 s unit does not take
+                    // 3 s at 1×.
+                    <span class="hint" id="speed-hint" data-testid="speed-hint">{move || {
+                        let speed = SPEEDS[store.speed.get()].1;
+                        let ms = store.config.with(|c| crate::model::play_interval_ms(c, speed));
+                        let every = match ms {
+                            0..1000 => format!("{ms} ms"),
+                            _ => format!("{}.{} s", ms / 1000, ms % 1000 / 100),
+                        };
+                        format!("1 s of the task every {every}")
+                    }}</span>
+                </span>
                 <select
                     id="speed"
                     aria-describedby="speed-hint"
@@ -137,17 +150,6 @@ pub fn PlaybackPanel() -> impl IntoView {
                         .collect_view()}
                 </select>
             </div>
-            // The pace in the task's own seconds: a 3 s unit does not take
-            // 3 s at 1×.
-            <p class="hint" id="speed-hint" data-testid="speed-hint">{move || {
-                let (label, speed) = SPEEDS[store.speed.get()];
-                let ms = store.config.with(|c| crate::model::play_interval_ms(c, speed));
-                let every = match ms {
-                    0..1000 => format!("{ms} ms"),
-                    _ => format!("{}.{} s", ms / 1000, ms % 1000 / 100),
-                };
-                format!("At {label}, Play shows one active second of the task every {every}.")
-            }}</p>
             // Its help is of no use on a touch screen, where it would fill the
             // first screen (the style sheet hides it there).
             <div class="shortcuts">
