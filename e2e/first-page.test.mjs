@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { assertNoErrors, openPage, sharedBrowser, takeErrors } from './helpers.mjs';
+import { assertNoErrors, BASE_URL, openPage, sharedBrowser, takeErrors, watch } from './helpers.mjs';
 
 const browser = sharedBrowser();
 
@@ -53,4 +53,27 @@ test('a strict Content-Security-Policy holds: no inline script runs but the hash
   // Chromium's console line names the policy; its exact words vary by version.
   assert.match(taken[1], /^console\.error: .*Content Security Policy/);
   await page.context().close();
+});
+
+test('while it loads the page says so, and a page that cannot start says why instead of staying blank', async () => {
+  const page = await openPage(browser());
+  assert.equal(await page.locator('#loading').count(), 0, 'mounted: the loading line is gone');
+  assertNoErrors(page);
+  await page.context().close();
+
+  // The WebAssembly cannot be fetched (a blocked or failed download), with
+  // reduced motion asked for: the delayed explanation still shows.
+  const context = await browser().newContext({ reducedMotion: 'reduce' });
+  const blocked = await watch(await context.newPage());
+  await blocked.route('**/*.wasm', (route) => route.abort());
+  await blocked.goto(BASE_URL);
+  const loading = blocked.locator('#loading');
+  assert.match(await loading.innerText(), /^Loading the control room…/);
+  const why = loading.locator('span');
+  await why.waitFor({ state: 'visible', timeout: 15_000 });
+  assert.match(await why.innerText(), /may block JavaScript or WebAssembly.*reload/s);
+  // The failed download is all that went wrong.
+  const seen = takeErrors(blocked);
+  assert.ok(seen.length > 0 && seen.every((e) => /wasm|WebAssembly|Failed to (load|fetch)|ERR_FAILED/i.test(e)), seen.join('\n'));
+  await context.close();
 });
