@@ -72,7 +72,7 @@ pub fn TracePanel() -> impl IntoView {
             let n = trace.len();
             let numbered = trace.last().map_or(0, |t| t.seq as usize);
             let shown = (!all).then(|| {
-                let stays = [Some(e.viewed_record().id), super::wire::selected(view, e)];
+                let stays = stays(e, super::wire::selected(view, e));
                 (0..n).filter(|&i| listed(trace, i, false, stays)).count()
             });
             (n, numbered.saturating_sub(n), shown)
@@ -431,9 +431,15 @@ fn discarded_before(trace: &[TraceEntry], i: usize) -> u32 {
         .map_or(0, |p| trace[i].seq.saturating_sub(trace[p].seq + 1))
 }
 
+/// The entries listed even among hidden seconds and minutes (see [`listed`]):
+/// the viewed state's and `selected`, the one the Wire panel shows.
+pub(super) fn stays(e: &Experiment, selected: Option<u32>) -> [Option<u32>; 2] {
+    [Some(e.viewed_record().id), selected]
+}
+
 /// Whether the trace lists entry `i`: with `all` the seconds and minutes
 /// that change no state, every entry; without, the others and those of
-/// `stays` (the viewed state's entry, the one the Wire panel shows). ↑ ↓
+/// `stays` (from [`stays`]). ↑ ↓
 /// and ‹ › move through these.
 pub(super) fn listed(trace: &[TraceEntry], i: usize, all: bool, stays: [Option<u32>; 2]) -> bool {
     all || !hidden_with_ticks(trace, i) || stays.contains(&Some(trace[i].seq))

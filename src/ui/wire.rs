@@ -3,7 +3,7 @@
 //! whole run as a downloadable JSON Lines transcript.
 
 use super::store::Store;
-use super::trace::listed;
+use super::trace::{listed, stays};
 use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
 use crate::wire::{self, PauseEncoding, Transport, WireMessage};
 use leptos::prelude::*;
@@ -271,7 +271,7 @@ pub fn WirePanel() -> impl IntoView {
         let all = store.show_ticks.get();
         store.exp.with(|e| {
             let trace = e.trace();
-            let stays = [Some(e.viewed_record().id), shown];
+            let stays = stays(e, shown);
             let mut listed = (0..trace.len()).filter(|&i| listed(trace, i, all, stays));
             let end = if first {
                 listed.next()
@@ -631,7 +631,7 @@ pub(super) fn select_by(store: Store, delta: isize) {
             k.checked_add_signed(delta.signum())
                 .filter(|&k| k < trace.len())
         };
-        let stays = [Some(e.viewed_record().id), current];
+        let stays = stays(e, current);
         let j = std::iter::successors(way(i), |&k| way(k))
             .filter(|&k| listed(trace, k, all, stays))
             .take(delta.unsigned_abs())
