@@ -1377,6 +1377,12 @@ async fn a_self_park_keeps_a_pending_pause_and_inspect_says_so() {
     p.click("#step").await; // in unit 1
     p.choose("#pause-mode", "wait_for_completion").await;
     p.click("#act-pause").await;
+    // Already before the self-park: it lies on the way.
+    assert_eq!(
+        p.text("[data-testid=pause-requested]"),
+        "Pause requested (wait_for_completion, proposal): it takes effect when every unit is \
+         done, unless the self-park's timeout fails the task first."
+    );
     while p.state() != "TASK_STATE_PAUSED (proposal)" {
         p.click("#step").await;
     }

@@ -999,24 +999,6 @@ fn answers_and_follow_ups_are_allowed_exactly_in_their_states() {
     }
 }
 
-#[test]
-fn play_maps_the_active_path_onto_one_minute() {
-    assert_eq!(play_interval_ms(&cfg(), 1.0), 5000);
-    assert_eq!(play_interval_ms(&cfg(), 2.0), 2500);
-    assert_eq!(play_interval_ms(&cfg(), 0.5), 10_000);
-    let big = cfg()
-        .with(Setting::WorkUnits, 12)
-        .unwrap()
-        .with(Setting::SecondsPerUnit, 10)
-        .unwrap();
-    assert_eq!(play_interval_ms(&big, 1.0), 500);
-    assert_eq!(
-        play_interval_ms(&big, f64::NAN),
-        500,
-        "a bad speed falls back to 1×"
-    );
-}
-
 // ---- ids -------------------------------------------------------------------------
 
 #[test]

@@ -637,7 +637,10 @@ fn a_pending_pause_fate_is_what_the_task_then_does() {
                             let end = end.expect("the pause takes effect or the task ends");
                             let last = &records[end];
                             let outcome = match last.snap.state {
-                                TaskState::Paused => PauseFate::TakesEffect { now: false },
+                                TaskState::Paused => PauseFate::TakesEffect {
+                                    now: false,
+                                    unless_park_fails: false,
+                                },
                                 TaskState::Failed => PauseFate::LapsesAtFailure { unit: fail },
                                 TaskState::Completed => PauseFate::LapsesAtCompletion,
                                 s => panic!("unexpected end {s}"),
@@ -648,9 +651,10 @@ fn a_pending_pause_fate_is_what_the_task_then_does() {
                                 }
                                 let fate = r.snap.pending_pause_fate(&c);
                                 let expected = match outcome {
-                                    PauseFate::TakesEffect { .. } => {
-                                        PauseFate::TakesEffect { now: i + 1 == end }
-                                    }
+                                    PauseFate::TakesEffect { .. } => PauseFate::TakesEffect {
+                                        now: i + 1 == end,
+                                        unless_park_fails: false,
+                                    },
                                     o => o,
                                 };
                                 assert_eq!(
@@ -661,8 +665,8 @@ fn a_pending_pause_fate_is_what_the_task_then_does() {
                                 );
                                 checked += 1;
                                 each[match expected {
-                                    PauseFate::TakesEffect { now: false } => 0,
-                                    PauseFate::TakesEffect { now: true } => 1,
+                                    PauseFate::TakesEffect { now: false, .. } => 0,
+                                    PauseFate::TakesEffect { now: true, .. } => 1,
                                     PauseFate::LapsesAtFailure { .. } => 2,
                                     PauseFate::LapsesAtCompletion => 3,
                                 }] += 1;
@@ -675,4 +679,69 @@ fn a_pending_pause_fate_is_what_the_task_then_does() {
     }
     // Every fate happens, at many states.
     assert!(each.iter().all(|&n| n >= 10), "{each:?} of {checked}");
+}
+
+/// A client's pending pause with a self-park on the way, or in effect, whose
+/// timeout fails the task: the account says the pause takes effect unless
+/// that timeout fails the task first, and both halves hold: resumed in time,
+/// the pause takes effect; left to wait, the task fails and the pause lapses.
+/// A timeout that resumes the task, or a self-park already resumed, gives no
+/// such warning.
+#[test]
+fn a_pending_pause_warns_of_a_self_park_whose_timeout_fails_the_task() {
+    let timed = |on_timeout| Config {
+        work_units: 3,
+        seconds_per_unit: 2,
+        self_park_before: 2,
+        self_park_timeout: 2,
+        on_timeout,
+        ..proposal()
+    };
+    let unless = |e: &Experiment, c: &Config| match e.snapshot().pending_pause_fate(c) {
+        Some(PauseFate::TakesEffect {
+            unless_park_fails, ..
+        }) => unless_park_fails,
+        fate => panic!("{fate:?} at {:?}", e.snapshot()),
+    };
+    for (on_timeout, warned) in [
+        (OnTimeout::Fail, true),
+        (OnTimeout::ResumeWithSummary, false),
+    ] {
+        let c = timed(on_timeout);
+        let mut e = exp(c);
+        steps(&mut e, 2); // 1 s into unit 1
+        e.apply(pause(PauseMode::WaitForCompletion)).unwrap();
+        assert_eq!(
+            unless(&e, &c),
+            warned,
+            "{on_timeout:?}, before the self-park"
+        );
+        while e.snapshot().state != TaskState::Paused {
+            e.apply(Action::Step).unwrap();
+        }
+        assert_eq!(unless(&e, &c), warned, "{on_timeout:?}, self-parked");
+        // Left to wait, the timeout decides.
+        let mut waited = e.clone();
+        run(&mut waited, 100);
+        let fate = waited.tasks()[0].records().iter().find_map(|r| {
+            (r.snap.state.is_terminal() || r.snap.pause.is_some_and(|p| p.by == Initiator::Client))
+                .then_some(r.snap.state)
+        });
+        let expected = if warned {
+            TaskState::Failed
+        } else {
+            TaskState::Paused
+        };
+        assert_eq!(fate, Some(expected), "{on_timeout:?}, left to wait");
+        // Resumed in time, nothing can fail it any more: no warning.
+        e.apply(resume(&token(&e))).unwrap();
+        assert!(!unless(&e, &c), "{on_timeout:?}, resumed");
+        run(&mut e, 100);
+        assert_eq!(
+            state(&e),
+            TaskState::Paused,
+            "{on_timeout:?}: the pause took effect"
+        );
+        assert_eq!(e.snapshot().pause.unwrap().by, Initiator::Client);
+    }
 }

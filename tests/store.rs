@@ -6,8 +6,8 @@ use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use a2a_control_room::model::Config;
-use a2a_control_room::ui::Store;
+use a2a_control_room::model::{Config, Setting};
+use a2a_control_room::ui::{play_interval_ms, Store};
 use leptos::prelude::{GetUntracked, Owner, WithUntracked};
 
 /// A store whose run has `steps` Steps, and that run as a file's text.
@@ -167,4 +167,22 @@ fn undo_keeps_one_level_however_often_opened_runs_branch() {
     // before it, are not kept (one level, never a chain of them).
     assert!(store.discarded.get_untracked().is_none());
     assert!(store.replaced.get_untracked().is_none());
+}
+
+#[test]
+fn play_maps_the_active_path_onto_one_minute() {
+    assert_eq!(play_interval_ms(&Config::default(), 1.0), 5000);
+    assert_eq!(play_interval_ms(&Config::default(), 2.0), 2500);
+    assert_eq!(play_interval_ms(&Config::default(), 0.5), 10_000);
+    let big = Config::default()
+        .with(Setting::WorkUnits, 12)
+        .unwrap()
+        .with(Setting::SecondsPerUnit, 10)
+        .unwrap();
+    assert_eq!(play_interval_ms(&big, 1.0), 500);
+    assert_eq!(
+        play_interval_ms(&big, f64::NAN),
+        500,
+        "a bad speed falls back to 1×"
+    );
 }

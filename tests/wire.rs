@@ -736,7 +736,7 @@ fn get_unknown_task_is_answered_with_task_not_found() {
     assert_eq!(m[0].payload_type, "GetTaskRequest");
     assert_eq!(m[0].message["id"], next.as_str());
     let asked = m[0].message["params"]["id"].as_str().unwrap();
-    assert_eq!(asked, wire::UNKNOWN_TASK_ID);
+    assert_eq!(asked, a2a_control_room::model::NEVER_ISSUED_ID);
     assert!(
         e.tasks().iter().all(|t| t.id != asked),
         "no task of the run has it"

@@ -374,17 +374,3 @@ impl Config {
         out
     }
 }
-
-/// Play maps the configured active path (N·S seconds) onto one minute at 1×:
-/// the milliseconds between two Steps at `speed` (1.0 = 1×). Seconds an
-/// `interrupt_immediate` pause lost (proposal) are worked again at the same
-/// pace, so such a run plays for longer than the minute.
-pub fn play_interval_ms(config: &Config, speed: f64) -> u32 {
-    let secs = config.active_path_seconds().max(1) as f64;
-    let speed = if speed.is_finite() && speed > 0.0 {
-        speed
-    } else {
-        1.0
-    };
-    (60_000.0 / secs / speed).round().max(1.0) as u32
-}

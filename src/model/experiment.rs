@@ -98,9 +98,10 @@ impl fmt::Display for PlayStop {
 }
 
 /// A running experiment: a context id, its tasks (the last is the current
-/// one; earlier ones are read-only, except for the message or cancellation a
-/// client may still send a terminal task, which the agent refuses), the trace of every step and action, and
-/// the recorded state being viewed.
+/// one; earlier ones are read-only, except for the message, cancellation or,
+/// with the proposal, PauseTask a client may still send a terminal task, which
+/// the agent refuses), the trace of every step and action, and the recorded
+/// state being viewed.
 ///
 /// Recorded states: every accepted step and action appends one recorded state
 /// (a Step appends one per transition it runs: start, gate, second of work).
@@ -121,7 +122,8 @@ pub struct Experiment {
     context_id: String,
     tasks: Vec<Task>,
     trace: Vec<TraceEntry>,
-    /// Clarification texts, referenced by index from snapshots.
+    /// The texts a client sent (clarifications; with the proposal, pause
+    /// reasons, resume tokens and resume inputs), referenced by index.
     texts: Vec<String>,
     viewed_task: usize,
     position: usize,

@@ -33,6 +33,10 @@ enum IdScheme {
     Version1,
 }
 
+/// A well-formed version-4 id that no [`IdSource`] yields: *Get unknown task*
+/// asks for it and *Resume with wrong token* (proposal) sends it.
+pub const NEVER_ISSUED_ID: &str = "00000000-0000-4000-8000-000000000000";
+
 /// The largest seed a JSON number keeps exactly in every tool: JavaScript
 /// numbers hold integers exactly up to 2^53 − 1, so a run file rewritten by
 /// a JavaScript-based tool keeps its seed, and its ids, when the seed is
@@ -80,6 +84,15 @@ impl IdSource {
 
     /// The next id, a lowercase hyphenated UUID v4.
     pub fn next_id(&mut self) -> String {
+        loop {
+            let id = self.draw();
+            if id != NEVER_ISSUED_ID {
+                return id;
+            }
+        }
+    }
+
+    fn draw(&mut self) -> String {
         let base = match self.scheme {
             IdScheme::Mixed => splitmix64(self.seed),
             IdScheme::Version1 => self.seed,

@@ -21,9 +21,9 @@ pub use action::{
     A2A_ERRORS, INVALID_PARAMS, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
     SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
 };
-pub use config::{play_interval_ms, Config, ConfigError, Setting, Switch};
+pub use config::{Config, ConfigError, Setting, Switch};
 pub use experiment::{Applied, Experiment, PlayStop, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
-pub use ids::{IdSource, MAX_PORTABLE_SEED};
+pub use ids::{IdSource, MAX_PORTABLE_SEED, NEVER_ISSUED_ID};
 pub use lifecycle::{
     Ahead, Mark, PlanMark, PossibleMove, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS,
     MAX_GAP_UNITS, TRANSITIONS,

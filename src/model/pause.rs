@@ -233,8 +233,11 @@ pub struct PendingPause {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PauseFate {
     /// It takes effect; `now` when the task's very next move is the pause (a
-    /// unit just done).
-    TakesEffect { now: bool },
+    /// unit just done). `unless_park_fails` when the agent is self-parked, or
+    /// will self-park before the pause is due, with a timeout that fails the
+    /// task: unless the client resumes that self-park in time, the task fails
+    /// first and the pause lapses.
+    TakesEffect { now: bool, unless_park_fails: bool },
     /// It lapses: the task fails during `unit` before the pause is due.
     LapsesAtFailure { unit: u8 },
     /// It lapses: the task completes first, with nothing left to pause.

@@ -121,15 +121,7 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
     }
     // A sentence of the model's own (an event name too long) is a clause here.
     let said = said.trim_end_matches('.');
-    // The decoder's and the model's sentences start in ASCII; an ASCII
-    // lowercase keeps Unicode's case tables out of the page.
-    let mut chars = said.chars();
-    let said: String = match chars.next() {
-        Some(first) => std::iter::once(first.to_ascii_lowercase())
-            .chain(chars)
-            .collect(),
-        None => String::new(),
-    };
+    let said = super::action::after_colon(said);
     match place {
         Some(place) => format!("{place}: {}", shorten(&said)),
         None => shorten(&said),

@@ -106,6 +106,14 @@ impl Snapshot {
     /// moves, run ahead until the pause takes effect or the task ends.
     pub fn pending_pause_fate(&self, config: &Config) -> Option<PauseFate> {
         self.pending?;
+        // The run ahead resumes a self-park, as the client may; one whose
+        // timeout fails the task fails it first if nobody does.
+        let park_fails = |s: &Snapshot| {
+            config.on_timeout == OnTimeout::Fail
+                && s.pause
+                    .is_some_and(|p| p.by == Initiator::Agent && p.deadline_s.is_some())
+        };
+        let mut unless_park_fails = park_fails(self);
         let mut snap = self.answered().unwrap_or(*self);
         // One move per second of work, gate or pause: far fewer than this.
         let most = 4 * usize::from(config.work_units) * (usize::from(config.seconds_per_unit) + 2);
@@ -113,11 +121,17 @@ impl Snapshot {
             let (next, event) = snap.advance(config)?;
             match event {
                 Event::PauseTookEffect { .. } => {
-                    return Some(PauseFate::TakesEffect { now: i == 0 })
+                    return Some(PauseFate::TakesEffect {
+                        now: i == 0,
+                        unless_park_fails,
+                    })
                 }
                 Event::Failed { unit, .. } => return Some(PauseFate::LapsesAtFailure { unit }),
                 _ if next.state.is_terminal() => return Some(PauseFate::LapsesAtCompletion),
-                _ => snap = next.answered().unwrap_or(next),
+                _ => {
+                    unless_park_fails |= park_fails(&next);
+                    snap = next.answered().unwrap_or(next);
+                }
             }
         }
         None

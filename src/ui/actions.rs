@@ -368,7 +368,8 @@ pub(super) fn pause_outlook_at(
 ) -> Option<(PauseMode, String, bool)> {
     let p = s.pending?;
     // The model runs the task ahead: the one account of when it pauses.
-    let (text, lapses) = match (p.mode, s.pending_pause_fate(c)?) {
+    let fate = s.pending_pause_fate(c)?;
+    let (text, lapses) = match (p.mode, fate) {
         (PauseMode::WaitForCompletion, PauseFate::LapsesAtFailure { unit }) => (
             format!("the task fails during unit {unit} (Fail during unit) before every unit is done, and the pause lapses"),
             true,
@@ -384,21 +385,21 @@ pub(super) fn pause_outlook_at(
             "the in-flight unit is the task's last, so the task completes when it does and the pause lapses, with nothing left to pause".to_string(),
             true,
         ),
-        (_, PauseFate::TakesEffect { now: true }) => (
+        (_, PauseFate::TakesEffect { now: true, .. }) => (
             format!("it takes effect before unit {} starts", s.completed_units + 1),
             false,
         ),
-        (_, PauseFate::TakesEffect { now: false }) => ("it takes effect when the in-flight unit completes".to_string(), false),
+        (_, PauseFate::TakesEffect { now: false, .. }) => ("it takes effect when the in-flight unit completes".to_string(), false),
     };
-    // A self-park on the way keeps it, unless its timeout fails the task.
-    let park_fails = s
-        .pause
-        .is_some_and(|q| q.by == crate::model::Initiator::Agent && q.timeout_minutes().is_some())
-        && c.on_timeout == crate::model::OnTimeout::Fail;
-    let text = if park_fails && !lapses {
-        format!("{text}, unless the self-park's timeout fails the task first")
-    } else {
-        text
+    // A self-park now or on the way keeps it, unless its timeout fails the task.
+    let text = match fate {
+        PauseFate::TakesEffect {
+            unless_park_fails: true,
+            ..
+        } => {
+            format!("{text}, unless the self-park's timeout fails the task first")
+        }
+        _ => text,
     };
     Some((p.mode, text, lapses))
 }

@@ -1,10 +1,10 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
-use super::store::{plural, NoticeUndo, Store, SPEEDS};
+use super::store::{play_interval_ms, plural, NoticeUndo, Store, SPEEDS};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
-use crate::model::{after_colon, play_interval_ms, Action, Experiment};
+use crate::model::{after_colon, Action, Experiment};
 use leptos::ev;
 use leptos::prelude::*;
 use std::time::Duration;

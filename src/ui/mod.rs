@@ -21,7 +21,7 @@ pub use lifecycle::{
     diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
 };
 pub use persist::{notice_with, SAVE_REFUSED_NOTICE};
-pub use store::Store;
+pub use store::{play_interval_ms, Store};
 
 use crate::model::MAX_PORTABLE_SEED;
 use leptos::prelude::*;

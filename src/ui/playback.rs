@@ -1,6 +1,6 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
-use super::store::{Store, SPEEDS};
+use super::store::{play_interval_ms, Store, SPEEDS};
 use crate::model::{Action, Experiment, PlayStop, TaskState};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -120,7 +120,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                     // 3 s at 1×.
                     <span class="hint" id="speed-hint" data-testid="speed-hint">{move || {
                         let speed = SPEEDS[store.speed.get()].1;
-                        let ms = store.config.with(|c| crate::model::play_interval_ms(c, speed));
+                        let ms = store.config.with(|c| play_interval_ms(c, speed));
                         let every = match ms {
                             0..1000 => format!("{ms} ms"),
                             _ => format!("{}.{} s", ms / 1000, ms % 1000 / 100),

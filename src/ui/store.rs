@@ -21,8 +21,19 @@ pub const SPEEDS: [(&str, f64); 5] = [
     ("10×", 10.0),
 ];
 
-/// Proposal: a resume token no pause issues, sent by *Resume with wrong token*.
-const WRONG_RESUME_TOKEN: &str = "00000000-0000-4000-8000-000000000000";
+/// Play maps the configured active path (N·S seconds) onto one minute at 1×:
+/// the milliseconds between two Steps at `speed` (1.0 = 1×). Seconds an
+/// `interrupt_immediate` pause lost (proposal) are worked again at the same
+/// pace, so such a run plays for longer than the minute.
+pub fn play_interval_ms(config: &Config, speed: f64) -> u32 {
+    let secs = config.active_path_seconds().max(1) as f64;
+    let speed = if speed.is_finite() && speed > 0.0 {
+        speed
+    } else {
+        1.0
+    };
+    (60_000.0 / secs / speed).round().max(1.0) as u32
+}
 
 /// The clarification text a fresh page proposes.
 pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 100 EUR.";
@@ -486,7 +497,7 @@ impl Store {
             self.exp
                 .with(|e| e.resume_token().unwrap_or_default().to_string())
         } else {
-            WRONG_RESUME_TOKEN.to_string()
+            crate::model::NEVER_ISSUED_ID.to_string()
         };
         let input = self.resume_input.get();
         Action::ResumeTask {

@@ -105,8 +105,8 @@ pub use time::timestamp;
 
 use crate::model::{
     a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome,
-    ResumeCause, Snapshot, TaskState, TraceEntry, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
-    TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
+    ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID, PAUSE_NOT_ALLOWED,
+    RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
 };
 use serde_json::Value;
 
@@ -259,18 +259,14 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
     ]
 }
 
-/// The task id *Get unknown task* asks for: a well-formed id this agent
-/// never issued (its ids are random UUIDs, so none is all zeros).
-pub const UNKNOWN_TASK_ID: &str = "00000000-0000-4000-8000-000000000000";
-
-/// `GetTask` for [`UNKNOWN_TASK_ID`], answered with `TaskNotFoundError`
+/// `GetTask` for [`NEVER_ISSUED_ID`], answered with `TaskNotFoundError`
 /// (-32001), as a2a-sdk 1.3.0 answers an id its task store does not hold.
 /// The JSON-RPC id is `get-task-N`, as [`get_task`]'s.
 pub fn get_unknown_task(exp: &Experiment) -> Vec<WireMessage> {
     let id = format!("get-task-{}", next_seq(exp));
     vec![
-        request(id.as_str(), "GetTask", obj!("id" => UNKNOWN_TASK_ID)),
-        error(id, TASK_NOT_FOUND, UNKNOWN_TASK_ID),
+        request(id.as_str(), "GetTask", obj!("id" => NEVER_ISSUED_ID)),
+        error(id, TASK_NOT_FOUND, NEVER_ISSUED_ID),
     ]
 }
 
