@@ -599,7 +599,7 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
   assert.deepEqual(states, [
     '— → TASK_STATE_SUBMITTED',
     'TASK_STATE_SUBMITTED → TASK_STATE_WORKING',
-    'TASK_STATE_WORKING → TASK_STATE_WORKING',
+    'TASK_STATE_WORKING, unchanged',
     'TASK_STATE_WORKING → TASK_STATE_INPUT_REQUIRED',
   ]);
   assert.match(await visible().nth(2).innerText(), /work unit 1, second 3.*unit 1 done/s);

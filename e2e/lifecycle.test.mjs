@@ -622,6 +622,16 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   assert.ok(await page.getByLabel('Keyboard shortcuts').isVisible(), 'single-key shortcuts can be turned off (WCAG 2.1.4)');
   const heading = await page.getByRole('heading', { name: 'Recorded states' }).boundingBox();
   assert.ok(heading.y + heading.height < 844 * 0.75, `Recorded states at ${heading.y}`);
+  // The two links of Playback's hint lie on neighbouring lines: a tap on
+  // each takes that one, not the other.
+  const gate = page.getByTestId('add-input-gate');
+  const guide = page.getByTestId('to-experiments');
+  const [g, x] = [await gate.boundingBox(), await guide.boundingBox()];
+  assert.ok(Math.abs(g.y - x.y) < 2 * g.height, `the links are on neighbouring lines: ${JSON.stringify({ g, x })}`);
+  assert.ok(g.y + g.height <= x.y || x.y + x.height <= g.y, `their targets do not overlap: ${JSON.stringify({ g, x })}`);
+  await page.touchscreen.tap(g.x + g.width / 2, g.y + g.height / 2);
+  assert.equal(await page.locator('#setting-require-input-before-unit').inputValue(), '2', 'the tap set the input gate');
+  assert.ok(await page.evaluate(() => !document.activeElement.closest('section.guide')), 'the tap did not go to the experiments');
   // The Wire panel's ‹ and ›, finger-sized here, stay side by side.
   await page.getByRole('button', { name: 'Step', exact: true }).tap();
   const [prev, next] = [

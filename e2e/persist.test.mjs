@@ -624,6 +624,8 @@ test('a link that cannot be opened brings back the run saved in this browser and
     const alert = await page.getByTestId('alert').innerText();
     assert.match(alert, why);
     assert.match(alert, /The run saved in this browser was opened instead/);
+    // The alert says it: no second message about the restored run.
+    assert.equal(await page.getByTestId('notice').textContent(), '', 'no restore notice beside the alert');
     // The link is not lost: it stays in the address bar, to copy or mend.
     assert.match(alert, /The link stays in the address bar/);
     assert.ok(page.url().endsWith(hash), `${page.url()} keeps ${hash}`);

@@ -317,11 +317,11 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"Seek\":3", "\"Seek\":99"),
-            "of its script ({\"Seek\":99}) goes to no recorded state 100 (this task has 16, counted from 1: {\"Seek\":15} is the last)",
+            "of its script ({\"Seek\":99}) goes to no recorded state: this task has 16, {\"Seek\":0} to {\"Seek\":15}",
         ),
         (
             good.replace("\"Seek\":3", "\"View\":5"),
-            "of its script ({\"View\":5}) goes to no task 6 (this context has 2, counted from 1: {\"View\":1} is the last)",
+            "of its script ({\"View\":5}) goes to no task: this context has 2, {\"View\":0} to {\"View\":1}",
         ),
         (
             good.replacen("\"ok\":false", "\"ok\":true", 1),

@@ -423,8 +423,8 @@ impl SavedRun {
                 item,
                 what: what.trim_end_matches('.').to_string(),
             };
-            // Said with the item as the file writes it, counted from 0,
-            // and the last one that would do.
+            // Said with the item as the file writes it and the items that
+            // would do, all counted from 0 as the file counts.
             let missing = |e: super::SeekError| {
                 let (what, at, count, whose, key) = match e {
                     super::SeekError::NoSuchState { position, count } => {
@@ -434,11 +434,12 @@ impl SavedRun {
                         ("task", index, count, "this context has", "View")
                     }
                 };
+                let range = match count {
+                    0 | 1 => format!("only {{\"{key}\":0}}"),
+                    _ => format!("{{\"{key}\":0}} to {{\"{key}\":{}}}", count - 1),
+                };
                 bad(format!(
-                    "({{\"{key}\":{at}}}) goes to no {what} {} ({whose} {count}, counted from 1: \
-                     {{\"{key}\":{}}} is the last)",
-                    at as u128 + 1,
-                    count.saturating_sub(1)
+                    "({{\"{key}\":{at}}}) goes to no {what}: {whose} {count}, {range}"
                 ))
             };
             match op {

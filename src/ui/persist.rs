@@ -54,7 +54,8 @@ pub fn restore(store: Store) -> bool {
     let opened = matches!(link, Some(Ok(())));
     match link {
         None => match restore_saved(store) {
-            Saved::Restored | Saved::None => {}
+            Saved::Restored => store.notice.set(Some(RESTORED.into())),
+            Saved::None => {}
             Saved::Unreadable(why, aside) => {
                 checkpoint_stays = aside.stayed.is_some();
                 alerts.push(format!(
@@ -402,6 +403,10 @@ fn take_link(store: Store) -> Option<Result<(), String>> {
     Some(opened)
 }
 
+/// What a reload that restores the saved run says (after a link that could
+/// not be opened, the alert says it instead).
+const RESTORED: &str = "Restored the run saved in this browser: the page replayed its own record, which is not A2A task recovery (a client that lost an agent's stream gets the task again by its id, with GetTask or SubscribeToTask).";
+
 /// What an alert adds of a link that could not be opened.
 const LINK_STAYS: &str = "The link stays in the address bar, to copy or mend.";
 
@@ -420,12 +425,7 @@ fn restore_saved(store: Store) -> Saved {
         return Saved::None;
     };
     match store.open(&text) {
-        Ok(()) => {
-            store
-                .notice
-                .set(Some("Restored the run saved in this browser: the page replayed its own record, which is not A2A task recovery (a client that lost an agent's stream gets the task again by its id, with GetTask or SubscribeToTask).".into()));
-            Saved::Restored
-        }
+        Ok(()) => Saved::Restored,
         Err(why) => Saved::Unreadable(why.to_string(), set_aside(STORAGE_KEY, &text)),
     }
 }

@@ -103,13 +103,13 @@ pub fn TracePanel() -> impl IntoView {
             </h2>
             <details class="hint trace-legend">
                 <summary>"How to read the trace"</summary>
-                "# · task · active time · actor · action · state before → after"
+                "# · task · active time · actor · action · state before → after (or the state, unchanged)"
                 {move || proposal().then_some(" (· a pause's waiting time, proposal)")}
                 " · outcome. Actors: client (an A2A request), agent (the worker, and the work a Step "
                 "does), simulator (outside A2A: authorization out of band, "
                 {move || proposal().then_some("an external event (proposal), ")}
                 "a Step refused). "
-                "A grey state line changes no state; the switch below hides those, except a unit's last "
+                "A grey line, unchanged, changes no state; the switch below hides those, except a unit's last "
                 "second. Marked with a bar: the entry of the viewed "
                 "state; outlined: the one the Wire panel shows (click an entry to show it)."
             </details>
@@ -380,8 +380,16 @@ fn render_entry(
         )));
         li.append_child(&span)?;
     }
-    // Display names PAUSED with "(proposal)".
-    let before = t.before.map_or_else(|| "—".to_string(), |s| s.to_string());
+    // Display names PAUSED with "(proposal)". An entry that changes no state
+    // names it once: "WORKING → WORKING" would read as a transition.
+    let states = match t.before {
+        Some(before) if before == t.after => format!("{before}, unchanged"),
+        before => format!(
+            "{} → {}",
+            before.map_or_else(|| "—".to_string(), |s| s.to_string()),
+            t.after
+        ),
+    };
     // The states and the outcome share a line, which wraps where narrow.
     let result = document.create_element("span")?;
     result.set_class_name("result");
@@ -391,11 +399,7 @@ fn render_entry(
         (&li, "time", format!("{} s", t.active_s)),
         (&li, "actor", t.actor.label().to_string()),
         (&li, "what", t.what()),
-        (
-            &result,
-            "states",
-            format!("{before} → {}{}", t.after, waiting_clock(t)),
-        ),
+        (&result, "states", format!("{states}{}", waiting_clock(t))),
         (&result, "outcome", t.outcome_text()),
     ];
     for (parent, class, text) in cells {
