@@ -370,6 +370,12 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
     const guide = await desk.locator('section.guide').boundingBox();
     // Its focus ring (2 px outside it) is whole: not cut at the top.
     assert.ok(guide.y >= 4 && guide.y < 400, `${width}: the guide is shown at the top, ring and all (${guide.y})`);
+    // So are the settings, far down the middle column.
+    await desk.evaluate(() => window.scrollTo(0, 0));
+    await desk.getByTestId('to-configure').click();
+    await desk.waitForFunction(() => document.activeElement?.matches('section.configure'));
+    const settings = await desk.locator('section.configure').boundingBox();
+    assert.ok(settings.y >= 4 && settings.y < 400, `${width}: the settings are shown at the top (${settings.y})`);
     for (let i = 1; i < onDesk.length; i++) {
       const [a, b] = [onDesk[i - 1], onDesk[i]];
       const sameColumn = Math.abs(a.x - b.x) < 2 && b.y > a.y;

@@ -456,7 +456,7 @@ async fn acting_from_an_earlier_state_discards_exactly_the_announced_count() {
     assert_eq!(p.count("[data-testid=trace] .gap"), 1);
     assert_eq!(
         p.text("[data-testid=trace-entry]:last-child .gap"),
-        "⋯ 5 entries discarded here by branching"
+        "⋯ 5 entries (#4–#8) discarded here by branching"
     );
     // The entry that carries it is a worked second, yet it stays when the
     // agent's seconds are hidden, and the others go.

@@ -47,9 +47,15 @@ pub fn ControlRoom(
         <header class="masthead">
             <p class="eyebrow">"A2A · Task Control Room"</p>
             <h1>"Task lifecycle: resume interrupted work"</h1>
-            <button class="link to-guide" data-testid="to-guide" on:click=move |_| show_guide()>
-                "New here? Start with an experiment."
-            </button>
+            <span class="to-panels">
+                <button class="link" data-testid="to-guide" on:click=move |_| show_guide()>
+                    "New here? Start with an experiment."
+                </button>
+                " · "
+                <button class="link" data-testid="to-configure" on:click=move |_| show_panel("section.configure")>
+                    "Settings"
+                </button>
+            </span>
             <p class="lede">
                 "Interrupt a simulated A2A v1.0 task, supply what it needs, and follow the actual "
                 "state and artifact changes."
@@ -396,7 +402,12 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
 
 /// Scrolls to *Your experiment* and puts keyboard focus on it.
 pub fn show_guide() {
-    if let Some(el) = document().query_selector("section.guide").ok().flatten() {
+    show_panel("section.guide");
+}
+
+/// Scrolls to the panel `selector` finds and puts keyboard focus on it.
+fn show_panel(selector: &str) {
+    if let Some(el) = document().query_selector(selector).ok().flatten() {
         el.scroll_into_view();
         focus_region(el);
     }

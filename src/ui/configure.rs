@@ -53,7 +53,7 @@ pub fn ConfigurePanel() -> impl IntoView {
         .map(|setting| slider(store, setting))
         .collect_view();
     view! {
-        <section class="panel" aria-labelledby="configure-h">
+        <section class="panel configure" aria-labelledby="configure-h">
             <h2 id="configure-h">"Configure a fresh task"</h2>
             {sliders}
             <div class="switches">

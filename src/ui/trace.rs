@@ -374,8 +374,15 @@ fn render_entry(
     if discarded_before > 0 {
         let span = document.create_element("span")?;
         span.set_class_name("gap");
+        // Their numbers, so that the jump to this entry's reads as theirs.
+        let first = t.seq - discarded_before;
+        let numbers = if discarded_before == 1 {
+            format!("#{first}")
+        } else {
+            format!("#{first}–#{}", t.seq - 1)
+        };
         span.set_text_content(Some(&format!(
-            "⋯ {discarded_before} entr{} discarded here by branching",
+            "⋯ {discarded_before} entr{} ({numbers}) discarded here by branching",
             if discarded_before == 1 { "y" } else { "ies" }
         )));
         li.append_child(&span)?;
