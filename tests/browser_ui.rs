@@ -1312,8 +1312,16 @@ async fn pause_terminal_task_shows_the_proposed_error_in_both_encodings() {
     assert_eq!(p.state(), "TASK_STATE_CANCELED");
     assert_eq!(
         p.text("#terminal-requests-reason"),
-        "The task is terminal: all three requests are refused on purpose, to show the errors."
+        "The task is terminal: all three requests are refused on purpose, to show the errors. \
+         Message to terminal task sends “Use the EU region and keep costs under 100 EUR.” (Act's \
+         Clarification text)."
     );
+    // A long one is cut.
+    p.type_text("#clarification-text", &"x".repeat(60)).await;
+    assert!(p.text("#terminal-requests-reason").ends_with(&format!(
+        "Message to terminal task sends “{}…” (Act's Clarification text).",
+        "x".repeat(48)
+    )));
     let entries = p.count("[data-testid=trace-entry]");
     p.click("#wire-pause-terminal").await;
     assert_eq!(p.count("[data-testid=trace-entry]"), entries + 1, "traced");

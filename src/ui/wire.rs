@@ -331,12 +331,19 @@ pub fn WirePanel() -> impl IntoView {
                 .filter_map(|(n, r)| r.as_ref().err().map(|why| (n, why)))
                 .collect();
             match refused.as_slice() {
-                [] => {
+                // What the message says, which another panel's field holds.
+                [] => store.clarification.with(|text| {
+                    const MOST: usize = 48;
+                    let said = match text.char_indices().nth(MOST) {
+                        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+                        None => text.clone(),
+                    };
                     format!(
-                    "The task is terminal: {} requests are refused on purpose, to show the errors.",
-                    if verdicts.len() == 2 { "both" } else { "all three" }
-                )
-                }
+                        "The task is terminal: {} requests are refused on purpose, to show the \
+                         errors. Message to terminal task sends “{said}” (Act's Clarification text).",
+                        if verdicts.len() == 2 { "both" } else { "all three" }
+                    )
+                }),
                 [(_, first), rest @ ..]
                     if refused.len() == verdicts.len() && rest.iter().all(|(_, w)| w == first) =>
                 {
