@@ -124,6 +124,12 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   const one = JSON.parse(await clipboard());
   assert.ok(!Array.isArray(one), 'one message, not an array of one');
   assert.equal(one.result.statusUpdate.status.state, 'TASK_STATE_WORKING');
+  // The copy's notice has been read once the next request is sent: it goes,
+  // and the status line says what the agent answered.
+  assert.equal(await text(page, 'notice'), 'Messages copied to the clipboard.');
+  await page.getByRole('button', { name: 'Get task' }).click();
+  assert.equal(await page.getByTestId('notice').textContent(), '');
+  assert.match(await text(page, 'status'), /^Get task: the agent answers /);
 
   // Viewing an earlier state: the status line says what that state is.
   await page.getByLabel('Recorded state', { exact: true }).fill('0');

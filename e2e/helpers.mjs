@@ -125,11 +125,14 @@ export function assertNoErrors(page) {
   assert.equal(seen.length, 0, `errors on ${page.url()}:\n  ${seen.join('\n  ')}`);
 }
 
+/** What axe-core checks: WCAG 2.0 to 2.2, A and AA (target size included), and its best practices. */
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'];
+
 /** Runs axe-core in the page; returns its violations (empty when accessible). */
 export async function axeViolations(page, options = {}) {
   // Evaluated (not a <script> tag) so that the page's CSP does not block it.
   axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
   await page.evaluate(axeSource);
-  const result = await page.evaluate((opts) => window.axe.run(document, opts), options);
+  const result = await page.evaluate((opts) => window.axe.run(document, opts), { runOnly: AXE_TAGS, ...options });
   return result.violations;
 }

@@ -523,6 +523,17 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowRight');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await focusedAnswer(page), 'Go to clarification');
+  // The keys go on from there: → says why Step is off, [ goes back, and
+  // focus, its link gone with the stop, goes on to Play.
+  await page.keyboard.press('ArrowRight');
+  assert.match(await page.getByTestId('alert').innerText(), /^Step is not possible now/);
+  await page.keyboard.press('Escape');
+  assert.equal(await focusedAnswer(page), 'Go to clarification');
+  const position = () => page.getByTestId('timeline-position').innerText();
+  const before = await position();
+  await page.keyboard.press('[');
+  assert.notEqual(await position(), before, '[ moved to the previous recorded state');
+  await page.waitForFunction(() => document.activeElement?.id === 'play');
   assertNoErrors(page);
   await page.context().close();
 });

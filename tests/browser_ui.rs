@@ -1007,6 +1007,15 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
         said.starts_with("Wire shows trace entry #1: client "),
         "{said}"
     );
+    // Latest follows the viewed state again, and says so.
+    p.click("[data-testid=wire-latest]").await;
+    assert!(p.text("[data-testid=wire-heading]").contains(later));
+    let said = p.text("[data-testid=status]");
+    assert!(
+        said.starts_with("Wire follows the latest exchange again: trace entry #"),
+        "{said}"
+    );
+    p.click("[aria-label='Previous trace entry']").await; // #1
     p.click("[aria-label='Next trace entry']").await;
     p.click("[aria-label='Next trace entry']").await;
     assert!(p

@@ -742,9 +742,12 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             return;
         }
         let control = matches!(tag.as_str(), "button" | "a" | "summary");
-        let transport = target
-            .as_ref()
-            .is_some_and(|t| t.matches("#play, #step, .timeline button").unwrap_or(false));
+        // The transport's controls, and the link focus lands on where Play or
+        // Step stops at what the client must answer: the keys go on there.
+        let transport = target.as_ref().is_some_and(|t| {
+            t.matches("#play, #step, .timeline button, [data-testid=go-to-answer]")
+                .unwrap_or(false)
+        });
         if control && !transport {
             return;
         }
@@ -789,7 +792,22 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
             .filter(|t| t.tag_name() == "BUTTON")
         {
-            request_animation_frame(move || refocus_if_lost(&button, Mover::User));
+            request_animation_frame(move || {
+                // A link to the answer goes with the stop it answered (a key
+                // moved to an earlier state): the keys go on from Play or Step.
+                let answered = !button.is_connected()
+                    && button
+                        .matches("[data-testid=go-to-answer]")
+                        .unwrap_or(false);
+                let transport = answered
+                    .then(|| document().query_selector("#play:enabled, #step:enabled"))
+                    .and_then(|found| found.ok().flatten())
+                    .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+                match transport {
+                    Some(control) => focus_in_place(&control, Mover::User),
+                    None => refocus_if_lost(&button, Mover::User),
+                }
+            });
         }
     });
     on_cleanup(move || handle.remove());

@@ -258,6 +258,11 @@ pub fn WirePanel() -> impl IntoView {
     // answered (a screen reader hears it).
     let on_demand = move |kind: WireView, request: &str| {
         store.alert.set(None);
+        // What the last notice said (a copy, say) has been read; a way back
+        // (Undo) stays until the next action on the run.
+        if store.notice_undo().is_none() {
+            store.notice.set(None);
+        }
         view_kind.set(kind);
         if let Some(answer) = messages.with_untracked(|m| m.last().map(wire::answer)) {
             store.say(format!(
@@ -510,7 +515,7 @@ pub fn WirePanel() -> impl IntoView {
                     <button class="icon" aria-label="Previous trace entry" disabled=move || at_end(true) on:click=move |_| select_by(-1)>"‹"</button>
                     <button class="icon" aria-label="Next trace entry" disabled=move || at_end(false) on:click=move |_| select_by(1)>"›"</button>
                 </span>
-                <button class="link" on:click=move |_| view_kind.set(WireView::Latest)>"Latest"</button>
+                <button class="link" data-testid="wire-latest" on:click=move |_| follow_latest(store)>"Latest"</button>
                 <button
                     class="link"
                     disabled=move || messages.with(Vec::is_empty)
@@ -651,12 +656,29 @@ pub(super) fn select_by(store: Store, delta: isize) {
             if store.playing.get_untracked() {
                 return;
             }
-            store.say(format!(
-                "Wire shows trace entry #{}: {} {}.",
-                t.seq,
-                t.actor.label(),
-                t.what()
-            ));
+            say_shown(store, "Wire shows", t);
+        }
+    });
+}
+
+/// Says which entry the Wire panel now shows, for a reader who cannot see
+/// the panel change.
+fn say_shown(store: Store, lead: &str, t: &TraceEntry) {
+    store.say(format!(
+        "{lead} trace entry #{}: {} {}.",
+        t.seq,
+        t.actor.label(),
+        t.what()
+    ));
+}
+
+/// Wire follows the viewed state's latest exchange again, and says which.
+fn follow_latest(store: Store) {
+    store.wire_view.set(WireView::Latest);
+    store.exp.with_untracked(|e| {
+        let seq = latest(e);
+        if let Some(t) = e.trace().iter().rev().find(|t| Some(t.seq) == seq) {
+            say_shown(store, "Wire follows the latest exchange again:", t);
         }
     });
 }
