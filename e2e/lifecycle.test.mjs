@@ -659,3 +659,33 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('on a short screen (400 % zoom) a notice takes its place in the page and hides no control Tab reaches', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 320, height: 256 } });
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
+  await page.getByTestId('notice').filter({ hasText: /./ }).waitFor();
+  // Tab on through the page: each control focused is wholly clear of what is
+  // fixed or sticky on the screen (the state strip, a notice, an alert).
+  const covered = [];
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press('Tab');
+    const hit = await page.evaluate(() => {
+      const e = document.activeElement;
+      if (!e || e === document.body) return null;
+      const r = e.getBoundingClientRect();
+      for (const x of document.querySelectorAll('body *')) {
+        const position = getComputedStyle(x).position;
+        if ((position !== 'fixed' && position !== 'sticky') || x.contains(e)) continue;
+        const q = x.getBoundingClientRect();
+        const w = Math.min(r.right, q.right) - Math.max(r.left, q.left);
+        const h = Math.min(r.bottom, q.bottom) - Math.max(r.top, q.top);
+        if (w > 0 && h > 0) return `${e.id || e.textContent.trim().slice(0, 30)} under ${x.className}`;
+      }
+      return null;
+    });
+    if (hit) covered.push(hit);
+  }
+  assert.deepEqual(covered, []);
+  assertNoErrors(page);
+  await page.context().close();
+});
