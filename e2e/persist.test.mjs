@@ -454,7 +454,7 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
   await page.getByTestId('task-state').waitFor();
   assert.match(
     await page.getByTestId('alert').innerText(),
-    /could not be opened: .*storage is full\), so it stays under “a2a-control-room\/run” until the run on this page changes and is saved there\./,
+    /could not be opened: .*storage is full\), so it stays under “a2a-control-room\/run” until the run on this page changes and is saved there \(until this page is closed, Save and share offers its text to download\)\./,
   );
   const checkpoint = () => page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
   await settle(page); // past any save a change would have made
@@ -462,6 +462,13 @@ test('a corrupt checkpoint that cannot be moved apart stays until the run change
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await settle(page);
   assert.match(await checkpoint(), /"script":\[\{"Steps":1\}\]/, 'a change is saved, as said');
+  // Saved over in storage, the text is still offered as it was read.
+  const { readFile } = await import('node:fs/promises');
+  const [held] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('button', { name: 'Download a2a-control-room/run, as it was read when the page opened' }).click(),
+  ]);
+  assert.equal(await readFile(await held.path(), 'utf8'), CORRUPT, 'nothing of it is lost');
   // A link opened over such a text is saved in its place at once: the link
   // leaves the address bar, so a reload would otherwise lose it.
   await page.getByRole('button', { name: 'Copy link' }).click();
@@ -595,6 +602,18 @@ test('every kind of bad link or file is named, and the run in front of the user 
       assert.ok(box.y >= 0 && box.y + box.height <= height, `${name}: ${JSON.stringify(box)} within ${height}px`);
     }
   }
+  // A file refused while Play runs: its alert stays as Play's Steps go on
+  // (they answer no alert), until dismissed or the user's next action.
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Restart experiment' }).click();
+  await page.locator('#speed').selectOption({ label: '10×' });
+  await page.locator('#play').click();
+  await page.locator('#import-run').setInputFiles(join(dir, 'truncated.json'));
+  const alert = page.getByTestId('alert').filter({ hasText: /not a valid run/ });
+  await alert.waitFor();
+  const entries = await page.getByTestId('trace-entry').count();
+  await page.waitForFunction((n) => document.querySelectorAll('[data-testid=trace-entry]').length >= n + 3, entries);
+  assert.ok(await alert.isVisible(), 'the alert outlasts three of Play\'s Steps');
   assertNoErrors(page);
   await page.context().close();
 

@@ -19,13 +19,16 @@ pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
 /// The URL fragment prefix of a share link.
 pub const LINK_PREFIX: &str = "#run=";
 
-/// Autosave's state, shared with *Forget saved run*: whether a save is due,
-/// and the run the user asked this browser to forget (it is not saved again
-/// until it changes).
+/// Autosave's state, shared with *Save and share*: whether a save is due,
+/// the run the user asked this browser to forget (it is not saved again
+/// until it changes), and an unreadable checkpoint that could not be moved
+/// apart, as it was read at start-up: the next save writes over it in
+/// storage, but the page keeps it to download.
 #[derive(Clone, Copy)]
 struct Saving {
     due: StoredValue<bool>,
     forgotten: StoredValue<Option<String>>,
+    unread: StoredValue<Option<String>>,
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -149,7 +152,8 @@ struct Aside {
 /// original is removed only once the copy is made.
 fn set_aside(key: &str, text: &str) -> Aside {
     let until = if key == STORAGE_KEY {
-        "the run on this page changes and is saved there"
+        "the run on this page changes and is saved there (until this page is closed, Save and \
+         share offers its text to download)"
     } else {
         "another run is kept there"
     };
@@ -475,7 +479,12 @@ fn stored_run_text(key: &str) -> Option<String> {
 pub fn autosave(store: Store, hold: bool) {
     let due = StoredValue::new(false);
     let forgotten = StoredValue::new(hold.then(|| store.run_json()));
-    provide_context(Saving { due, forgotten });
+    let unread = StoredValue::new(hold.then(|| stored_run_text(STORAGE_KEY)).flatten());
+    provide_context(Saving {
+        due,
+        forgotten,
+        unread,
+    });
     // Writes the save that is due, if one is.
     let flush = move || {
         if due.get_value() {
@@ -681,6 +690,31 @@ pub fn SharePanel() -> impl IntoView {
         let name = format!("{}.json", key.replace('/', "-"));
         download(store, &name, "application/json", &text, done);
     };
+    // The unreadable checkpoint that stayed under its key, as it was read:
+    // offered whatever has been saved over it since.
+    let saving = use_context::<Saving>();
+    let unread = saving.and_then(|s| s.unread.get_value());
+    let held = unread.map(|text| {
+        let label = format!("Download {STORAGE_KEY}, as it was read when the page opened");
+        let download_unread = move |_| {
+            let done = format!(
+                "The text that was under “{STORAGE_KEY}” when the page opened is in your downloads. Mend it and Import run opens it."
+            );
+            let name = format!("{}.json", STORAGE_KEY.replace('/', "-"));
+            download(store, &name, "application/json", &text, done);
+        };
+        view! {
+            <li>
+                <code>{STORAGE_KEY}</code>
+                " (as it was when the page opened) "
+                <button aria-label=label on:click=download_unread>"Download"</button>
+            </li>
+        }
+    });
+    let none_kept = {
+        let held = held.is_some();
+        move || !held && unreadable.with(Vec::is_empty)
+    };
     // Listed once: a key leaves the list (its item is hidden), none joins it.
     let items = unreadable
         .get_untracked()
@@ -702,11 +736,10 @@ pub fn SharePanel() -> impl IntoView {
             }
         })
         .collect_view();
-    let saving = use_context::<Saving>();
     let forget = move |_| {
         // A save still due, even for a change made just before, would
         // write the run straight back: this run is saved again once it changes.
-        if let Some(Saving { due, forgotten }) = saving {
+        if let Some(Saving { due, forgotten, .. }) = saving {
             due.set_value(false);
             mark_save("idle");
             forgotten.set_value(Some(store.run_json()));
@@ -789,12 +822,12 @@ pub fn SharePanel() -> impl IntoView {
                     <input type="text" id="share-link" readonly prop:value=move || shown_link.get()/>
                 </div>
             </Show>
-            <div class="kept-apart" data-testid="kept-apart" hidden=move || unreadable.with(Vec::is_empty)>
+            <div class="kept-apart" data-testid="kept-apart" hidden=none_kept>
                 <p class="hint" id="kept-apart-h">
                     "Runs this browser had saved that could not be read, kept apart until "
                     "Forget saved run: download one to read or mend it."
                 </p>
-                <ul aria-labelledby="kept-apart-h">{items}</ul>
+                <ul aria-labelledby="kept-apart-h">{held}{items}</ul>
             </div>
             <div class="field field-text">
                 <label for="import-run">"Import run"</label>

@@ -308,8 +308,9 @@ impl Store {
         self.read_on(by_play);
         match result {
             Ok(applied) => {
-                // Only when there is one: every Step of Play comes here.
-                if self.alert.with_untracked(Option::is_some) {
+                // The user's action answers an alert; Play's own Steps do
+                // not (a file refused while it plays stays said).
+                if !by_play && self.alert.with_untracked(Option::is_some) {
                     self.alert.set(None);
                 }
                 let after = self.exp.with_untracked(|e| e.snapshot().state);
