@@ -344,6 +344,15 @@ fn each_kind_of_bad_input_has_its_own_message() {
             good.replace("\"work_units\":4", "\"work_units\":4,\"speed\":2"),
             "(config.speed: unknown field `speed`",
         ),
+        // Which of two values a repeated key meant is not said: refused.
+        (
+            good.replace("\"work_units\":4", "\"work_units\":4,\"work_units\":5"),
+            "it is not a valid run (it gives the key \"work_units\" twice in one object, at line 1, column ",
+        ),
+        (
+            good.replace("\"version\":2", "\"version\":2,\"version\":3"),
+            "(it gives the key \"version\" twice in one object",
+        ),
         (
             good.replace(
                 &format!("\"started_ms\":{}", run.started_ms),

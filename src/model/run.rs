@@ -371,6 +371,16 @@ impl SavedRun {
                 ))
             }
         })?;
+        // JSON lets an object repeat a key, and a reader keeps one of them:
+        // which value the run meant is not said, so it is refused.
+        if let Err(e) = serde_json::from_str::<UniqueKeys>(text) {
+            return Err(RunError::NotJson(shorten(&format!(
+                "{}, at line {}, column {}",
+                e.to_string().split(" at line ").next().unwrap_or_default(),
+                e.line(),
+                e.column()
+            ))));
+        }
         if value.get("format").and_then(|f| f.as_str()) != Some(RUN_FORMAT) {
             // A transcript of one line is one JSON object.
             if value.get("payloadType").is_some() {
@@ -481,5 +491,57 @@ impl SavedRun {
             }
         }
         Ok(e)
+    }
+}
+
+/// Any JSON value in which no object repeats a key (read only to check it).
+struct UniqueKeys;
+
+impl<'de> Deserialize<'de> for UniqueKeys {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(UniqueKeys)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for UniqueKeys {
+    type Value = UniqueKeys;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("any JSON value")
+    }
+    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_unit<E>(self) -> Result<Self, E> {
+        Ok(self)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
+        while seq.next_element::<UniqueKeys>()?.is_some() {}
+        Ok(self)
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
+        let mut keys = std::collections::BTreeSet::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if keys.contains(&key) {
+                return Err(serde::de::Error::custom(format!(
+                    "it gives the key \"{key}\" twice in one object"
+                )));
+            }
+            map.next_value::<UniqueKeys>()?;
+            keys.insert(key);
+        }
+        Ok(self)
     }
 }
