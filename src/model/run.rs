@@ -58,8 +58,7 @@ pub struct SavedRun {
 fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
     use serde_json::Value;
     // Through the run's own text: no second serializer in the page's wasm.
-    let mut model: Value =
-        serde_json::from_str(&SavedRun::model().to_json()).unwrap_or(Value::Null);
+    let mut model: Value = Json::read(&SavedRun::model().to_json()).unwrap_or(Value::Null);
     let decodes = |v: &Value| SavedRun::deserialize(v).is_ok();
     let mut place = None;
     if let (Value::Object(members), true) = (run, decodes(&model)) {
@@ -342,13 +341,18 @@ impl SavedRun {
         if text.trim().is_empty() {
             return Err(RunError::Empty);
         }
-        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+        let value = Json::read(text).map_err(|e| {
             // A transcript is JSON Lines of {"seq", "from", …, "payloadType", "message"}.
-            let first: Option<serde_json::Value> = text
-                .lines()
-                .next()
-                .and_then(|l| serde_json::from_str(l).ok());
-            if first.is_some_and(|l| l.get("payloadType").is_some()) {
+            let first = text.lines().next().and_then(|l| Json::read(l).ok());
+            if e.classify() == serde_json::error::Category::Data {
+                // The one complaint of the reader's own: a key given twice.
+                RunError::NotJson(shorten(&format!(
+                    "{}, at line {}, column {}",
+                    e.to_string().split(" at line ").next().unwrap_or_default(),
+                    e.line(),
+                    e.column()
+                )))
+            } else if first.is_some_and(|l| l.get("payloadType").is_some()) {
                 RunError::Transcript
             } else if e.to_string().starts_with("recursion limit exceeded") {
                 // serde_json stops 128 levels deep; no run nests so deep.
@@ -371,16 +375,6 @@ impl SavedRun {
                 ))
             }
         })?;
-        // JSON lets an object repeat a key, and a reader keeps one of them:
-        // which value the run meant is not said, so it is refused.
-        if let Err(e) = serde_json::from_str::<UniqueKeys>(text) {
-            return Err(RunError::NotJson(shorten(&format!(
-                "{}, at line {}, column {}",
-                e.to_string().split(" at line ").next().unwrap_or_default(),
-                e.line(),
-                e.column()
-            ))));
-        }
         if value.get("format").and_then(|f| f.as_str()) != Some(RUN_FORMAT) {
             // A transcript of one line is one JSON object.
             if value.get("payloadType").is_some() {
@@ -494,54 +488,70 @@ impl SavedRun {
     }
 }
 
-/// Any JSON value in which no object repeats a key (read only to check it).
-struct UniqueKeys;
+/// A JSON value as [`serde_json::Value`] reads one, except that an object
+/// that gives a key twice is refused (a reader would keep one of its values
+/// without a word; which one the run meant is not said).
+struct Json(serde_json::Value);
 
-impl<'de> Deserialize<'de> for UniqueKeys {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_any(UniqueKeys)
+impl Json {
+    fn read(text: &str) -> Result<serde_json::Value, serde_json::Error> {
+        serde_json::from_str::<Json>(text).map(|j| j.0)
     }
 }
 
-impl<'de> serde::de::Visitor<'de> for UniqueKeys {
-    type Value = UniqueKeys;
+impl<'de> Deserialize<'de> for Json {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(JsonVisitor)
+    }
+}
+
+struct JsonVisitor;
+
+impl<'de> serde::de::Visitor<'de> for JsonVisitor {
+    type Value = Json;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("any JSON value")
     }
-    fn visit_bool<E>(self, _: bool) -> Result<Self, E> {
-        Ok(self)
+    fn visit_bool<E>(self, b: bool) -> Result<Json, E> {
+        Ok(Json(b.into()))
     }
-    fn visit_i64<E>(self, _: i64) -> Result<Self, E> {
-        Ok(self)
+    fn visit_i64<E>(self, n: i64) -> Result<Json, E> {
+        Ok(Json(n.into()))
     }
-    fn visit_u64<E>(self, _: u64) -> Result<Self, E> {
-        Ok(self)
+    fn visit_u64<E>(self, n: u64) -> Result<Json, E> {
+        Ok(Json(n.into()))
     }
-    fn visit_f64<E>(self, _: f64) -> Result<Self, E> {
-        Ok(self)
+    fn visit_f64<E>(self, n: f64) -> Result<Json, E> {
+        Ok(Json(n.into()))
     }
-    fn visit_str<E>(self, _: &str) -> Result<Self, E> {
-        Ok(self)
+    fn visit_str<E>(self, s: &str) -> Result<Json, E> {
+        Ok(Json(s.into()))
     }
-    fn visit_unit<E>(self) -> Result<Self, E> {
-        Ok(self)
+    fn visit_string<E>(self, s: String) -> Result<Json, E> {
+        Ok(Json(s.into()))
     }
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self, A::Error> {
-        while seq.next_element::<UniqueKeys>()?.is_some() {}
-        Ok(self)
+    fn visit_unit<E>(self) -> Result<Json, E> {
+        Ok(Json(serde_json::Value::Null))
     }
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Self, A::Error> {
-        let mut keys = std::collections::BTreeSet::new();
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Json, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Json(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Json(items.into()))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Json, A::Error> {
+        let mut members = serde_json::Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if keys.contains(&key) {
+            if members.contains_key(&key) {
                 return Err(serde::de::Error::custom(format!(
                     "it gives the key \"{key}\" twice in one object"
                 )));
             }
-            map.next_value::<UniqueKeys>()?;
-            keys.insert(key);
+            let Json(value) = map.next_value()?;
+            members.insert(key, value);
         }
-        Ok(self)
+        Ok(Json(members.into()))
     }
 }
