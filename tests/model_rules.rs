@@ -1122,3 +1122,64 @@ fn settings_that_never_stop_the_first_task_are_known_as_such() {
     }
     .runs_straight_through());
 }
+
+/// What a waiting task awaits (the page links to its control) is the action
+/// the model accepts there, and it moves the task on: the clarification at
+/// INPUT_REQUIRED, the authorization at AUTH_REQUIRED, a ResumeTask with the
+/// pause's token at PAUSED (proposal), a follow-up at a terminal state;
+/// nothing while the agent works.
+#[test]
+fn what_a_waiting_task_awaits_is_what_moves_it_on() {
+    let c = Config {
+        input_gate: 2,
+        auth_gate: 3,
+        self_park_before: 4,
+        ..proposal()
+    };
+    let mut e = exp(c);
+    let mut seen = Vec::new();
+    for _ in 0..200 {
+        let state = e.snapshot().state;
+        let action = match state.awaits() {
+            None => {
+                assert!(matches!(state, TaskState::Submitted | TaskState::Working));
+                Action::Step
+            }
+            Some(Answer::Clarification) => Action::SupplyClarification("EU only".into()),
+            Some(Answer::Authorization) => Action::Authorize,
+            Some(Answer::Resume) => Action::ResumeTask {
+                token: token(&e),
+                input: None,
+                continue_transcript: false,
+            },
+            Some(Answer::FollowUp) => {
+                assert!(state.is_terminal());
+                seen.push(Answer::FollowUp);
+                assert_eq!(e.legality(&Action::FollowUp), Ok(()));
+                break;
+            }
+        };
+        if let Some(answer) = state.awaits() {
+            seen.push(answer);
+            // A Step does not answer it: refused, or (PAUSED) a minute of
+            // the waiting clock that leaves the task waiting.
+            let mut stepped = e.clone();
+            if stepped.apply(Action::Step).is_ok() {
+                assert_eq!(stepped.snapshot().state, state, "a Step answered {state}");
+            }
+        }
+        e.apply(action).unwrap();
+        if state.awaits().is_some() {
+            assert_eq!(e.snapshot().state, TaskState::Working, "{state} answered");
+        }
+    }
+    assert_eq!(
+        seen,
+        [
+            Answer::Clarification,
+            Answer::Authorization,
+            Answer::Resume,
+            Answer::FollowUp
+        ]
+    );
+}

@@ -35,6 +35,6 @@ pub use pause::{
 pub use run::{
     RunError, SavedRun, ScriptOp, MAX_RUN_BYTES, MAX_STARTED_MS, RUN_FORMAT, RUN_VERSION,
 };
-pub use state::TaskState;
+pub use state::{Answer, TaskState};
 pub use task::{Artifact, Record, Snapshot, Task};
 pub use trace::{Actor, Event, NoChange, Outcome, TraceEntry};

@@ -20,6 +20,16 @@ pub enum TaskState {
     Paused,
 }
 
+/// What a task that waits for the client is answered with (see [`TaskState::awaits`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Clarification,
+    Authorization,
+    /// Proposal (not A2A v1.0): ResumeTask.
+    Resume,
+    FollowUp,
+}
+
 impl TaskState {
     /// Every A2A v1.0 state, in enum-number order (the proposed PAUSED is not one).
     pub const ALL: [TaskState; 8] = [
@@ -85,6 +95,20 @@ impl TaskState {
             self,
             TaskState::Completed | TaskState::Failed | TaskState::Canceled | TaskState::Rejected
         )
+    }
+
+    /// What the client answers a task in this state with to move it on: the
+    /// clarification, the authorization (out of band), a ResumeTask
+    /// (proposal), or, once it is terminal, a follow-up task. `None` while
+    /// the agent works.
+    pub const fn awaits(self) -> Option<Answer> {
+        match self {
+            TaskState::InputRequired => Some(Answer::Clarification),
+            TaskState::AuthRequired => Some(Answer::Authorization),
+            TaskState::Paused => Some(Answer::Resume),
+            s if s.is_terminal() => Some(Answer::FollowUp),
+            _ => None,
+        }
     }
 
     /// INPUT_REQUIRED and AUTH_REQUIRED wait for the client and resume the same task.

@@ -31,7 +31,7 @@ use super::config::Config;
 use super::pause::{
     Initiator, OnTimeout, Pause, PauseFate, PauseMode, PendingPause, SECS_PER_MINUTE, WAIT_STEP_S,
 };
-use super::state::TaskState;
+use super::state::{Answer, TaskState};
 use super::trace::Event;
 
 /// Everything that defines a task at one recorded moment.
@@ -174,19 +174,20 @@ impl Snapshot {
     /// input (its text aside), the authorization, or a resume. `None` when
     /// it waits for nothing.
     pub(crate) fn answered(&self) -> Option<Snapshot> {
-        match self.state {
-            TaskState::InputRequired => Some(Snapshot {
+        match self.state.awaits()? {
+            Answer::Clarification => Some(Snapshot {
                 state: TaskState::Working,
                 input_supplied: true,
                 ..*self
             }),
-            TaskState::AuthRequired => Some(Snapshot {
+            Answer::Authorization => Some(Snapshot {
                 state: TaskState::Working,
                 authorized: true,
                 ..*self
             }),
-            TaskState::Paused => Some(self.resumed()),
-            _ => None,
+            Answer::Resume => Some(self.resumed()),
+            // A follow-up is another task.
+            Answer::FollowUp => None,
         }
     }
 

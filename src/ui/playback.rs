@@ -1,7 +1,7 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
 use super::store::{play_interval_ms, Store, SPEEDS};
-use crate::model::{Action, Experiment, PlayStop, TaskState};
+use crate::model::{Action, Answer, Experiment, PlayStop, TaskState};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -25,18 +25,15 @@ pub fn PlaybackPanel() -> impl IntoView {
     // limits of a run, nor on a read-only task). A clarification is offered
     // whatever the text field holds: the link goes to the field.
     let answer = move || {
-        let (answer, at) = match store.exp.with(|e| e.snapshot().state) {
-            TaskState::InputRequired => (
+        let (answer, at) = match store.exp.with(|e| e.snapshot().state.awaits())? {
+            Answer::Clarification => (
                 Action::SupplyClarification("…".into()),
                 ("clarification-text", "Go to clarification"),
             ),
-            TaskState::AuthRequired => {
-                (Action::Authorize, ("act-authorize", "Go to authorization"))
-            }
+            Answer::Authorization => (Action::Authorize, ("act-authorize", "Go to authorization")),
             // The request Resume task sends, its input field included.
-            TaskState::Paused => (store.resume_action(true), ("act-resume", "Go to resume")),
-            s if s.is_terminal() => (Action::FollowUp, ("act-follow-up", "Go to follow-up")),
-            _ => return None,
+            Answer::Resume => (store.resume_action(true), ("act-resume", "Go to resume")),
+            Answer::FollowUp => (Action::FollowUp, ("act-follow-up", "Go to follow-up")),
         };
         store.legality(&answer).is_ok().then_some(at)
     };
