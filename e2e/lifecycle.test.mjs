@@ -646,6 +646,9 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   const [g, x] = [await gate.boundingBox(), await guide.boundingBox()];
   assert.ok(Math.abs(g.y - x.y) < 2 * g.height, `the links are on neighbouring lines: ${JSON.stringify({ g, x })}`);
   assert.ok(g.y + g.height <= x.y || x.y + x.height <= g.y, `their targets do not overlap: ${JSON.stringify({ g, x })}`);
+  // A link alone in its sentence keeps a finger-sized target.
+  const alone = await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).boundingBox();
+  assert.ok(alone.height >= 40, `Set up experiment 1 is ${alone.height} px high`);
   await page.touchscreen.tap(g.x + g.width / 2, g.y + g.height / 2);
   assert.equal(await page.locator('#setting-require-input-before-unit').inputValue(), '2', 'the tap set the input gate');
   assert.ok(await page.evaluate(() => !document.activeElement.closest('section.guide')), 'the tap did not go to the experiments');

@@ -1646,6 +1646,17 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
     p.click("#act-resume").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");
+    // Inspect no longer shows the token: the line under the button says
+    // which one was sent.
+    let said = p.text("#act-resume-reason");
+    assert!(
+        said.starts_with(&format!(
+            "Done: resumed with the token {}… that Inspect showed; the task is \
+             TASK_STATE_WORKING now, and Play or Step carries it on.",
+            &token[..8]
+        )),
+        "{said}"
+    );
     assert_eq!(p.text("[data-testid=completed-units]"), "1 / 4");
     assert!(
         p.disabled("#act-resume"),

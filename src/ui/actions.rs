@@ -94,18 +94,29 @@ pub fn ActionButton(
                 let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
                 let sent = sent.with(|s| {
                     s.as_ref().map(|(_, entry, action)| {
-                        (entry.event, matches!(action, Action::PauseTask { .. }))
+                        let token = match action {
+                            Action::ResumeTask { token, .. } => {
+                                Some(token.chars().take(8).collect::<String>())
+                            }
+                            _ => None,
+                        };
+                        (entry.event, matches!(action, Action::PauseTask { .. }), token)
                     })
                 });
                 match sent {
-                    Some((Event::Created { follow_up: true }, _)) => format!(
+                    // The token Inspect showed before the pause ended, said
+                    // as it showed it.
+                    Some((_, _, Some(token))) => format!(
+                        "Done: resumed with the token {token}… that Inspect showed; the task is {state} now, and Play or Step carries it on."
+                    ),
+                    Some((Event::Created { follow_up: true }, _, _)) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
                     // A pause that waits for the in-flight work (proposal).
-                    Some((_, true)) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
+                    Some((_, true, _)) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
                         "Done: the pause is requested (proposal), but it lapses (see Pause requested); the task is {state}, and Play or Step carries it on."
                     ),
-                    Some((_, true)) => format!(
+                    Some((_, true, _)) => format!(
                         "Done: the pause is requested (proposal) and the task is {state} until it takes effect; Play or Step carries it there."
                     ),
                     _ => format!("Done: the task is {state} now, and Play or Step carries it on."),

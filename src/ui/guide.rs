@@ -119,7 +119,7 @@ pub fn GuidePanel() -> impl IntoView {
                     "unit: 2). Press Play. "
                     "When the task stops at "
                     <code>"TASK_STATE_INPUT_REQUIRED"</code>
-                    ", note its task id, context id and one completed unit; supply clarification "
+                    ", note its task id, context id and one completed unit (Inspect shows them); supply clarification "
                     "and play on: all three stay the same and no unit is redone. "
                     "This illustrates identity and continuation within the model's run; it is not "
                     "durable recovery after a browser closure or a network disconnection (the run "
@@ -144,9 +144,10 @@ pub fn GuidePanel() -> impl IntoView {
                     " until the event "
                     <code>"pr.merged"</code>
                     " or five minutes on the waiting clock. Press Play. While it is paused, open "
-                    "Compare in the Wire panel to see the same pause as a v1.0 extension could "
-                    "carry it: WORKING plus metadata. Then press Fire event, or Resume task (it "
-                    "sends the resume token Inspect shows). "
+                    "Compare, at the foot of the Wire panel, to see the same pause as a v1.0 "
+                    "extension could carry it: WORKING plus metadata. Then press Fire event, or "
+                    "Resume task (both in Act's Pause and resume box; Resume task sends the resume "
+                    "token Inspect shows). "
                     <button class="link" on:click=pause>"Set up experiment 3"</button>
                 </li>
             </ol>
