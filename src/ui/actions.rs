@@ -96,7 +96,7 @@ pub fn ActionButton(
                     s.as_ref().map(|(_, entry, action)| {
                         let token = match action {
                             Action::ResumeTask { token, .. } => {
-                                Some(token.chars().take(8).collect::<String>())
+                                Some(super::tasks::short(token).to_string())
                             }
                             _ => None,
                         };

@@ -676,8 +676,7 @@ fn say_shown(store: Store, lead: &str, t: &TraceEntry) {
 fn follow_latest(store: Store) {
     store.wire_view.set(WireView::Latest);
     store.exp.with_untracked(|e| {
-        let seq = latest(e);
-        if let Some(t) = e.trace().iter().rev().find(|t| Some(t.seq) == seq) {
+        if let Some(t) = latest(e).and_then(|seq| e.trace_entry(seq)) {
             say_shown(store, "Wire follows the latest exchange again:", t);
         }
     });
