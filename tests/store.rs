@@ -186,3 +186,26 @@ fn play_maps_the_active_path_onto_one_minute() {
         "a bad speed falls back to 1×"
     );
 }
+
+#[test]
+fn a_setting_typed_beyond_any_integer_is_out_of_range_and_keeps_the_run() {
+    let _owner = owner();
+    let (store, before) = stepped(3, 2);
+    store.set_setting(Setting::WorkUnits, "99999999999999999999");
+    assert_eq!(
+        store.alert.get_untracked().as_deref(),
+        Some("Work units must be between 1 and 12 (got 99999999999999999999).")
+    );
+    store.set_setting(Setting::FailDuring, " -99999999999999999999 ");
+    assert_eq!(
+        store.alert.get_untracked().as_deref(),
+        Some("Fail during unit must be between 0 and 13, 0 = off (got -99999999999999999999).")
+    );
+    // Not a number at all is another complaint.
+    store.set_setting(Setting::WorkUnits, "4.5");
+    assert_eq!(
+        store.alert.get_untracked().as_deref(),
+        Some("Work units must be a whole number (got “4.5”).")
+    );
+    assert_eq!(store.run_json(), before, "the run is kept");
+}

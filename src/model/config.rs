@@ -92,6 +92,19 @@ impl Setting {
         )
     }
 
+    /// What is said of a value out of this setting's range (`given`, as the
+    /// user wrote it: a number too large for any integer type included).
+    pub fn out_of_range(self, given: impl fmt::Display) -> String {
+        let r = self.range();
+        let off = if self.zero_is_off() { ", 0 = off" } else { "" };
+        format!(
+            "{} must be between {} and {}{off} (got {given})",
+            self.label(),
+            r.start(),
+            r.end()
+        )
+    }
+
     /// Whether 0 means "off" for this setting.
     pub const fn zero_is_off(self) -> bool {
         !matches!(self, Setting::WorkUnits | Setting::SecondsPerUnit)
@@ -107,20 +120,7 @@ pub struct ConfigError {
 
 impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let r = self.setting.range();
-        write!(
-            f,
-            "{} must be between {} and {}{} (got {})",
-            self.setting.label(),
-            r.start(),
-            r.end(),
-            if self.setting.zero_is_off() {
-                ", 0 = off"
-            } else {
-                ""
-            },
-            self.value
-        )
+        f.write_str(&self.setting.out_of_range(self.value))
     }
 }
 

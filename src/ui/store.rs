@@ -11,6 +11,7 @@ use crate::model::{
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
+use std::num::IntErrorKind;
 
 /// The playback speeds offered: label and multiple of 1×.
 pub const SPEEDS: [(&str, f64); 5] = [
@@ -547,6 +548,15 @@ impl Store {
         let parsed = raw.trim().parse::<i64>();
         let config = self.exp.with_untracked(|e| *e.config());
         match parsed {
+            // Digits beyond any integer: out of range, as any value is.
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    IntErrorKind::PosOverflow | IntErrorKind::NegOverflow
+                ) =>
+            {
+                self.raise(format!("{}.", setting.out_of_range(raw.trim())))
+            }
             Err(_) => self.raise(format!(
                 "{} must be a whole number (got “{}”).",
                 setting.label(),
