@@ -235,11 +235,11 @@ test('work thrown away by interrupt_immediate is added to the plan, which the ta
   await click(page, 'act-resume');
   await waitState(page, 'TASK_STATE_WORKING');
   // That second stays active time, and is worked again.
-  assert.equal(await text(page, 'active-time'), '4 s of 13 s (1 s of it lost to a pause)');
+  assert.equal(await text(page, 'active-time'), '4 s of 13 s (1 s of it lost to a pause, proposal)');
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
-  assert.equal(await text(page, 'active-time'), '13 s of 13 s (1 s of it lost to a pause)');
+  assert.equal(await text(page, 'active-time'), '13 s of 13 s (1 s of it lost to a pause, proposal)');
   assert.match(await text(page, 'completed-units'), /^4 \/ 4$/);
   await done(page);
 });

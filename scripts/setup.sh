@@ -7,6 +7,15 @@
 # May be sourced (`source scripts/setup.sh test`) so that the PATH below carries over.
 # Nothing is downloaded from GitHub: only crates.io, npm, PyPI and Debian's apt.
 
+# Sourced from an interactive shell: the installs run in a child shell, so that neither
+# `set -e` nor a failed install ends the user's session; only the PATH carries over.
+if [[ ${BASH_SOURCE[0]} != "$0" && $- == *i* ]]; then
+  bash "${BASH_SOURCE[0]}" "$@" &&
+    export PATH="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/node_modules/.bin:$HOME/.cargo/bin:$PATH" \
+      TRUNK_SKIP_VERSION_CHECK=true
+  return
+fi
+
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"

@@ -140,7 +140,9 @@ pub enum Refusal {
 pub const TASK_NOT_FOUND: i32 = -32001;
 /// A2A `TaskNotCancelableError`.
 pub const TASK_NOT_CANCELABLE: i32 = -32002;
-/// A2A `UnsupportedOperationError` (a message sent to a terminal task).
+/// A2A `UnsupportedOperationError`: a message sent to, or a subscription
+/// to, a terminal task; and, for the pause carried as a v1.0 extension, a
+/// pause or resume the task's state does not allow ([`extension_code`]).
 pub const UNSUPPORTED_OPERATION: i32 = -32004;
 /// JSON-RPC `InvalidParamsError`: a v1.0 peer answers a wrong resume token
 /// carried in the pause extension with it (the token is a bad parameter).

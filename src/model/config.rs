@@ -5,8 +5,9 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::RangeInclusive;
 
-/// One numeric setting of [`Config`]. Each has a label, an allowed range and a
-/// default; the UI builds its sliders from these so the two never disagree.
+/// One numeric setting of [`Config`]. Each has a label and an allowed range
+/// (the defaults are [`Config::default`]'s); the UI builds its sliders from
+/// these so the two never disagree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Setting {
     WorkUnits,

@@ -4,8 +4,9 @@
 //! [`IdSource`] it is given. The source is deterministic in its seed, so the
 //! same seed always yields the same ids (tests, replays, shared links); the
 //! page seeds it once from the browser's random generator. Different seeds
-//! give unrelated sequences: no id of one seed turns up under another
-//! (except in runs of format version 1, which keep the ids they had).
+//! give unrelated sequences: an id of one seed turning up under another is
+//! as unlikely as two random 64-bit numbers meeting (runs of format version
+//! 1 keep the ids they had).
 
 use serde::{Deserialize, Serialize};
 

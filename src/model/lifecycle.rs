@@ -1,9 +1,9 @@
 //! The lifecycle as a graph and as a time line, derived from the model for
 //! the page's state diagram and time bar.
 //!
-//! [`TRANSITIONS`] lists every edge the simulator can take: the A2A v1.0 ones
-//! and, marked `proposal`, those of the pause/resume proposal (not part of
-//! A2A v1.0). [`FORBIDDEN`] is the pair the proposal rules out.
+//! [`TRANSITIONS`] lists every edge the diagram draws: the A2A v1.0 ones
+//! (marked `simulated` where this simulator can take them) and, marked
+//! `proposal`, those of the pause/resume proposal (not part of A2A v1.0). [`FORBIDDEN`] is the pair the proposal rules out.
 //! [`Experiment::taken_transitions`] and [`Experiment::possible_transitions`]
 //! say which edges the viewed task has taken and which one action could take
 //! now; the second asks [`Experiment::legality`], the same function that

@@ -220,7 +220,9 @@ impl TraceEntry {
         }
     }
 
-    /// The outcome as one line of text: "ok", "unchanged" or the refusal.
+    /// The outcome as one line of text: "ok" (a granted cancellation says
+    /// so), "unchanged (idempotent)", "no effect: …" for an event nothing
+    /// waits for, or "refused: …" with the refusal.
     pub fn outcome_text(&self) -> String {
         match self.outcome {
             // The client asked; the agent made the change.

@@ -155,7 +155,7 @@ pub fn InspectPanel() -> impl IntoView {
                         let snap = snap();
                         let planned = store.config.with(|c| c.active_path_seconds()) + snap.lost_s;
                         let redone = if snap.lost_s > 0 {
-                            format!(" ({} s of it lost to a pause)", snap.lost_s)
+                            format!(" ({} s of it lost to a pause, proposal)", snap.lost_s)
                         } else {
                             String::new()
                         };

@@ -2,7 +2,7 @@
 
 /// Formats `ms` (Unix epoch milliseconds, UTC) as `YYYY-MM-DDTHH:MM:SS.sssZ`,
 /// the millisecond form A2A v1.0 asks for (spec §5.6.1). Uses Howard
-/// Hinnant's civil-from-days; valid for the years 0000–9999 that ProtoJSON
+/// Hinnant's civil-from-days; valid for the years 0001–9999 that ProtoJSON
 /// timestamps allow.
 pub fn timestamp(ms: i64) -> String {
     let secs = ms.div_euclid(1000);
