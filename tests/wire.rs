@@ -1036,10 +1036,33 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
     // Each answer starts an HTTP response: a JSON-RPC reply (errors too,
     // with 200: JSON-RPC says them in its body), or the first frame of a
     // stream; a stream's later frames are in the same response.
+    // Each frame of a stream is one server-sent event: a data line with the
+    // JSON-RPC response, named by its id and the member it carries.
     let mut streams: Vec<&Value> = Vec::new();
+    let mut members = Vec::new();
     for m in &t {
         let http = wire::http_request(m, false);
         let response = wire::http_response(m, false);
+        let event = wire::sse_event(m);
+        if m.transport == Transport::Sse {
+            let member = m.message["result"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .next()
+                .unwrap();
+            assert_eq!(
+                event.unwrap(),
+                format!(
+                    "SSE event: data: {{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"{member}\":…}}}} \
+                     (the object below on one line), then a blank line",
+                    m.message["id"]
+                )
+            );
+            members.push(member.clone());
+        } else {
+            assert_eq!(event, None, "{}", wire::explain(m));
+        }
         match m.from {
             Party::Agent => {
                 assert_eq!(http, None);
@@ -1073,6 +1096,9 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
         wire::agent_card()["supportedInterfaces"][0]["url"],
         wire::AGENT_URL
     );
+    for member in ["task", "statusUpdate", "artifactUpdate"] {
+        assert!(members.iter().any(|m| m == member), "{members:?}");
+    }
     let g = wire::get_task(&e, START, CORE);
     assert!(wire::http_request(&g[0], false)
         .unwrap()

@@ -782,6 +782,7 @@ fn render_message(
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
                 .map(|http| view! { <p class="http">{http}</p> })}
+            {wire::sse_event(m).map(|event| view! { <p class="http sse">{event}</p> })}
             <pre class="json" tabindex="0" role="group" aria-label=label>{json_lines(json)}</pre>
         </li>
     }
@@ -819,7 +820,9 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         (Event::CancelRequested, Outcome::Refused(Refusal::NotCancelable(TaskState::Canceled))) => {
             Some(
             "Spec §3.1.5 and §3.3.2: a task already canceled is not cancelable, so a repeated \
-             CancelTask gets TaskNotCancelableError (-32002), as a2a-python answers. §3.3.1 calls \
+             CancelTask gets TaskNotCancelableError (-32002), as a2a-python answers (its message, naming \
+             the state, is a2a-sdk's LegacyRequestHandler's; the default DefaultRequestHandlerV2 \
+             says only \"Task cannot be canceled\"). §3.3.1 calls \
              cancel idempotent (\"multiple cancellation requests have the same effect\"): the task \
              stays canceled. a2a-js returns the stored task instead, and the pause proposal (not \
              part of A2A v1.0) expects a repeated cancel of a task canceled while paused to succeed.",
@@ -827,8 +830,8 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         }
         (Event::CancelRequested, Outcome::Refused(Refusal::WorkerRefusedCancellation)) => Some(
             "Spec §3.1.5: cancellation is a request the agent may not grant, and a task it cannot \
-             cancel gets TaskNotCancelableError (-32002), as a2a-python's original request handler \
-             answers when its worker does not cancel. a2a-sdk 1.3.0's default handler \
+             cancel gets TaskNotCancelableError (-32002), as a2a-sdk's LegacyRequestHandler answers \
+             when its worker does not cancel, in the same words. a2a-sdk 1.3.0's default handler \
              (DefaultRequestHandlerV2) instead returns the task in whatever state the cancel left it.",
         ),
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(

@@ -439,6 +439,24 @@ pub fn http_response(m: &WireMessage, extension_active: bool) -> Option<String> 
     ))
 }
 
+/// How a frame of an SSE stream travels: one server-sent event, a `data:`
+/// line holding the JSON-RPC response on one line, then a blank line. The
+/// line is shown abridged to the member the frame carries (`statusUpdate`,
+/// `artifactUpdate`, `task`). `None` for what is not a frame.
+pub fn sse_event(m: &WireMessage) -> Option<String> {
+    if m.transport != Transport::Sse || m.from != Party::Agent {
+        return None;
+    }
+    let id = &m.message["id"];
+    let member = m.message["result"]
+        .as_object()
+        .and_then(|r| r.keys().next())
+        .map_or("…".to_string(), |k| format!("{{\"{k}\":…}}"));
+    Some(format!(
+        "SSE event: data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{member}}} (the object below on one line), then a blank line"
+    ))
+}
+
 /// Whether a client of an experiment activates the pause extension on every
 /// request it sends: with the proposal on, in the v1.0 extension encoding
 /// (an extension is active only when the client asks for it).
