@@ -996,3 +996,28 @@ test('a request sent to an earlier task shows its new trace entry in view, besid
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('streamed unit by unit, the result comes as appended chunks, and a canceled task keeps them', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Stream the result unit by unit').check();
+  assert.match(await text(page, 'notice'), /Stream the result unit by unit changed/);
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 4; i++) await step.click(); // start, then unit 1's 3 s
+  // Unit 1 done: its chunk is on the wire, and Inspect shows it.
+  assert.match(await text(page, 'wire-messages'), /artifactUpdate result-1 \(first chunk\)/);
+  assert.equal(await text(page, 'final-artifact'), 'Unit 1 of 4 done.');
+  assert.equal(await text(page, 'partial-artifact'),
+    'Streaming: 1 / 4 units\' chunks so far; the summary comes at completion.');
+  for (let i = 0; i < 3; i++) await step.click();
+  const wire = await text(page, 'wire-messages');
+  assert.match(wire, /artifactUpdate result-1 \(appended chunk\)/);
+  assert.match(wire, /"append": true/);
+  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  await waitState(page, 'TASK_STATE_CANCELED');
+  assert.equal(await text(page, 'final-artifact'), 'Unit 1 of 4 done.\nUnit 2 of 4 done.');
+  assert.match(await text(page, 'partial-artifact'), /^Partial: the chunks of the 2 \/ 4 units done, which the canceled task keeps/);
+  // The CancelTask answer carries them.
+  assert.match(await text(page, 'wire-messages'), /"artifacts": \[[\s\S]*"text": "Unit 2 of 4 done\."/);
+  assertNoErrors(page);
+  await page.context().close();
+});

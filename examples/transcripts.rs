@@ -194,6 +194,17 @@ fn scenarios() -> Vec<(&'static str, Run)> {
     r.run();
     add("fail-during-unit-1-of-1s", r);
 
+    // The artifact streamed unit by unit: a chunk per unit (appended from
+    // the second on), a clarification between two, the summary last.
+    let mut r = Run::with(|c| (c.artifact_per_unit, c.input_gate) = (true, 3));
+    r.steps(5).probe().run().clarify("keep going").run();
+    add("artifact-per-unit", r);
+
+    // Canceled after two units: the canceled task keeps their chunks.
+    let mut r = Run::with(|c| c.artifact_per_unit = true);
+    r.steps(7).probe().act(RequestCancellation);
+    add("artifact-per-unit-canceled", r);
+
     let mut r = Run::with(|c| c.reject_before_execution = true);
     r.run().act(RequestCancellation).probe().act(FollowUp).run();
     add("reject-and-follow-up", r);
@@ -379,6 +390,12 @@ fn proposal_scenarios() -> Vec<(&'static str, Run)> {
     r.steps(4).pause(WaitForCompletion, "hold the result");
     r.until_paused().steps(1).resume_now().run();
     out.push(("mode-wait-for-completion", r));
+
+    // Every unit's chunk streamed before the pause; the summary after it.
+    let mut r = pr(|c| c.artifact_per_unit = true);
+    r.steps(4).pause(WaitForCompletion, "hold the result");
+    r.until_paused().probe().resume_now().run();
+    out.push(("mode-wait-for-completion-per-unit", r));
 
     out
 }

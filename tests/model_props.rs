@@ -41,10 +41,14 @@ fn config() -> impl Strategy<Value = Config> {
             0u8..=5,
             prop::bool::ANY,
             prop::bool::ANY,
+            prop::bool::ANY,
         ),
     )
         .prop_map(
-            |((n, s, i, a, f, reject, accepts), (proposal, park, event, timeout, fail, again))| {
+            |(
+                (n, s, i, a, f, reject, accepts),
+                (proposal, park, event, timeout, fail, again, chunks),
+            )| {
                 Config {
                     work_units: n,
                     seconds_per_unit: s,
@@ -54,6 +58,7 @@ fn config() -> impl Strategy<Value = Config> {
                     reject_before_execution: reject,
                     worker_accepts_cancellation: accepts,
                     follow_ups_fail_too: again,
+                    artifact_per_unit: chunks,
                     pause_proposal: proposal,
                     self_park_before: park,
                     resume_event: EventName::new(if event { "pr.merged" } else { "" }).unwrap(),
@@ -185,10 +190,17 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
             prop_assert!(task.reference_task_id.is_none());
         }
     }
-    // A final artifact exists iff the viewed state is COMPLETED.
+    // The artifact: a chunk per unit done when streamed unit by unit, and
+    // the summary once COMPLETED; none when that is nothing.
+    let snap = e.snapshot();
+    let completed = snap.state == TaskState::Completed;
+    let chunks = match e.config().artifact_per_unit {
+        true => usize::from(snap.completed_units),
+        false => 0,
+    };
     prop_assert_eq!(
-        e.final_artifact().is_some(),
-        e.snapshot().state == TaskState::Completed
+        e.final_artifact().map_or(0, |a| a.parts.len()),
+        chunks + usize::from(completed)
     );
     prop_assert_eq!(
         e.final_artifact().is_none(),

@@ -191,9 +191,9 @@ fn completion_takes_exactly_n_times_s_active_seconds_and_yields_the_artifact() {
         let art = e.final_artifact().expect("artifact when completed");
         let units = if n == 1 { "work unit" } else { "work units" };
         assert!(
-            art.text.contains(&format!("{n} of {n} {units} (")),
+            art.text().contains(&format!("{n} of {n} {units} (")),
             "{}",
-            art.text
+            art.text()
         );
         assert_eq!(e.no_artifact_reason(), None);
     }
@@ -417,16 +417,16 @@ fn resuming_keeps_task_and_context_ids_and_never_redoes_units() {
         .collect();
     assert_eq!(worked, expected, "each unit second is worked exactly once");
     let art = e.final_artifact().unwrap();
-    assert!(art.text.contains("use the EU region"), "{}", art.text);
+    assert!(art.text().contains("use the EU region"), "{}", art.text());
     assert!(
-        art.text.contains("Authorization received out of band"),
+        art.text().contains("Authorization received out of band"),
         "{}",
-        art.text
+        art.text()
     );
     assert!(
-        !art.text.contains(".”."),
+        !art.text().contains(".”."),
         "one full stop per sentence: {}",
-        art.text
+        art.text()
     );
 }
 

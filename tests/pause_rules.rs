@@ -84,7 +84,7 @@ fn a_client_pause_and_resume_keeps_the_work_and_completes() {
     assert!(e
         .final_artifact()
         .unwrap()
-        .text
+        .text()
         .contains("resume with care"));
 }
 

@@ -75,6 +75,30 @@ fn a_saved_run_replays_to_the_identical_experiment() {
 }
 
 #[test]
+fn a_run_streamed_unit_by_unit_says_so_and_one_without_the_key_streams_at_completion() {
+    let ops = vec![act(Action::Step); 8];
+    let on = Config {
+        artifact_per_unit: true,
+        ..cfg()
+    };
+    let (made, run) = recorded(on, &ops);
+    assert_eq!(made.final_artifact().unwrap().parts.len(), 2);
+    let text = run.to_json();
+    assert!(text.contains("\"artifact_per_unit\":true"), "{text}");
+    let opened = SavedRun::parse(&text).unwrap();
+    assert_eq!(opened.replay().unwrap(), made);
+    // Off, the key is not written (runs made before it existed read the
+    // same), and a run without it streams at completion only.
+    let (made, run) = recorded(cfg(), &ops);
+    let text = run.to_json();
+    assert!(!text.contains("artifact_per_unit"), "{text}");
+    let opened = SavedRun::parse(&text).unwrap();
+    assert!(!opened.config.artifact_per_unit);
+    assert_eq!(opened.replay().unwrap(), made);
+    assert!(made.final_artifact().is_none());
+}
+
+#[test]
 fn a_run_file_from_before_follow_ups_could_succeed_replays_as_it_was_made() {
     // Written before `follow_ups_fail_too` existed, when every task of a
     // context failed as the first one did: it opens with the switch on.

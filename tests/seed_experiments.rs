@@ -43,7 +43,11 @@ fn resume_an_interruption_keeps_identity_and_work() {
         .filter(|t| matches!(t.event, Event::Worked { unit: 1, .. }))
         .count();
     assert_eq!(unit1_seconds, 3, "unit one was not redone");
-    assert!(e.final_artifact().unwrap().text.contains("Ship to Lisbon"));
+    assert!(e
+        .final_artifact()
+        .unwrap()
+        .text()
+        .contains("Ship to Lisbon"));
 }
 
 /// "Compare a completed task followed by New follow-up task: the context is

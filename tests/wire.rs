@@ -377,6 +377,129 @@ fn auth_required_keeps_the_stream_open() {
     assert_eq!(t.iter().filter(|m| m.from == Party::Client).count(), 1);
 }
 
+/// The `artifactUpdate`s of `t`, in order.
+fn artifact_updates(t: &[WireMessage]) -> Vec<&Value> {
+    t.iter()
+        .filter_map(|m| m.message["result"].get("artifactUpdate"))
+        .collect()
+}
+
+#[test]
+fn an_artifact_streamed_unit_by_unit_appends_a_chunk_per_unit_and_the_summary_last() {
+    let mut e = with(|c| (c.work_units, c.artifact_per_unit) = (3, true));
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    let t = wire::transcript(&e, START);
+    let ups = artifact_updates(&t);
+    assert_eq!(ups.len(), 3, "one chunk a unit, the last with the summary");
+    let fin = e.final_artifact().unwrap();
+    assert_eq!(fin.parts.len(), 4);
+    let texts = |u: &Value| -> Vec<String> {
+        each(&u["artifact"]["parts"], "text")
+            .into_iter()
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(texts(ups[0]), ["Unit 1 of 3 done."]);
+    assert_eq!(texts(ups[1]), ["Unit 2 of 3 done."]);
+    assert_eq!(texts(ups[2]), fin.parts[2..]);
+    assert!(fin.parts[3].starts_with("Result of 3 of 3 work units"));
+    // ProtoJSON leaves out a false `append` or `lastChunk`.
+    let flags = |u: &Value| (u.get("append").cloned(), u.get("lastChunk").cloned());
+    assert_eq!(flags(ups[0]), (None, None));
+    assert_eq!(flags(ups[1]), (Some(json!(true)), None));
+    assert_eq!(flags(ups[2]), (Some(json!(true)), Some(json!(true))));
+    for u in &ups {
+        assert_eq!(u["artifact"]["artifactId"], "result-1");
+        let keys: Vec<&String> = u.as_object().unwrap().keys().collect();
+        assert_eq!(
+            keys[..3],
+            ["taskId", "contextId", "artifact"],
+            "TaskArtifactUpdateEvent's field order"
+        );
+    }
+    let explained: Vec<String> = t
+        .iter()
+        .filter(|m| m.message["result"].get("artifactUpdate").is_some())
+        .map(wire::explain)
+        .collect();
+    assert!(
+        explained[0].contains("artifactUpdate result-1 (first chunk)"),
+        "{explained:?}"
+    );
+    assert!(explained[1].contains("(appended chunk)"));
+    assert!(explained[2].contains("(appended, last chunk)"));
+    // The entry the Wire panel shows by default is one with messages: a
+    // unit's last second now has its chunk; the other seconds send nothing.
+    for c in [cfg(), *e.config()] {
+        let mut e = exp(c);
+        run(&mut e, 100);
+        let t = wire::transcript(&e, START);
+        for entry in e.trace() {
+            let sent = t.iter().any(|m| m.entry == Some(entry.seq));
+            assert_eq!(wire::sends_nothing(&e, entry), !sent, "{entry:?}");
+        }
+    }
+    // A store's Task carries every part streamed: the whole artifact.
+    let g = wire::get_task(&e, START, CORE);
+    let parts = &g[1].message["result"]["artifacts"][0]["parts"];
+    assert_eq!(each(parts, "text"), fin.parts);
+}
+
+#[test]
+fn a_task_canceled_or_failed_keeps_the_chunks_it_streamed() {
+    // Two units done, then canceled: the Task answered keeps both chunks,
+    // and no chunk was the last.
+    let mut e = with(|c| c.artifact_per_unit = true);
+    run(&mut e, 7); // start, then 6 s: units 1 and 2 of 3 s
+    assert_eq!(e.snapshot().completed_units, 2);
+    e.apply(Action::RequestCancellation).unwrap();
+    assert_eq!(state(&e), TaskState::Canceled);
+    let t = wire::transcript(&e, START);
+    let ups = artifact_updates(&t);
+    assert_eq!(ups.len(), 2);
+    assert!(ups.iter().all(|u| u.get("lastChunk").is_none()));
+    let canceled = t
+        .iter()
+        .find(|m| {
+            m.payload_type == "Task"
+                && m.message["result"]["status"]["state"] == "TASK_STATE_CANCELED"
+        })
+        .expect("CancelTask's Task");
+    let parts = &canceled.message["result"]["artifacts"][0]["parts"];
+    assert_eq!(
+        each(parts, "text"),
+        ["Unit 1 of 4 done.", "Unit 2 of 4 done."]
+    );
+    assert_eq!(
+        e.partial_artifact_note().as_deref(),
+        Some("Partial: the chunks of the 2 / 4 units done, which the canceled task keeps (A2A lets an agent keep partial artifacts).")
+    );
+    assert_eq!(e.no_artifact_reason(), None);
+    // A task that fails in its first unit streamed none.
+    let mut e = with(|c| (c.artifact_per_unit, c.fail_during) = (true, 1));
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Failed);
+    assert!(artifact_updates(&wire::transcript(&e, START)).is_empty());
+    assert!(e.final_artifact().is_none());
+    assert!(e
+        .no_artifact_reason()
+        .unwrap()
+        .contains("this agent streams a chunk as each unit finishes, and none had"));
+    // While it works, the Task answered holds what came so far.
+    let mut e = with(|c| c.artifact_per_unit = true);
+    run(&mut e, 4);
+    assert_eq!(
+        e.partial_artifact_note().as_deref(),
+        Some("Streaming: 1 / 4 units' chunks so far; the summary comes at completion.")
+    );
+    let g = wire::get_task(&e, START, CORE);
+    assert_eq!(
+        each(&g[1].message["result"]["artifacts"][0]["parts"], "text"),
+        ["Unit 1 of 4 done."]
+    );
+}
+
 #[test]
 fn artifact_streams_only_at_completion() {
     let mut e = exp(cfg());
@@ -392,7 +515,7 @@ fn artifact_streams_only_at_completion() {
     let fin = e.final_artifact().unwrap();
     assert_eq!(
         a["artifact"],
-        json!({"artifactId": fin.artifact_id, "name": fin.name, "parts": [{"text": fin.text}]})
+        json!({"artifactId": fin.artifact_id, "name": fin.name, "parts": [{"text": fin.text()}]})
     );
     assert_eq!(arts[0] + 2, t.len());
     assert_eq!(

@@ -151,6 +151,12 @@ pub struct Config {
     /// from before it existed, when every task did.
     #[serde(default = "every_task")]
     pub follow_ups_fail_too: bool,
+    /// The agent streams its artifact in chunks: one as each unit finishes
+    /// (`append` from the second on), the summary last (`lastChunk`); a task
+    /// that fails or is canceled keeps the chunks it streamed. Off: one
+    /// chunk at completion. A run file without it is from before it existed.
+    #[serde(default, skip_serializing_if = "is_off")]
+    pub artifact_per_unit: bool,
     /// Run the proposed pause/resume lifecycle (not part of A2A v1.0).
     pub pause_proposal: bool,
     /// Proposal: the agent self-parks when about to start this unit (0 = off).
@@ -167,19 +173,25 @@ fn every_task() -> bool {
     true
 }
 
+fn is_off(on: &bool) -> bool {
+    !on
+}
+
 /// One on/off setting of [`Config`]; the UI builds its switches from these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Switch {
     RejectBeforeExecution,
     WorkerAcceptsCancellation,
     FollowUpsFailToo,
+    ArtifactPerUnit,
 }
 
 impl Switch {
-    pub const ALL: [Switch; 3] = [
+    pub const ALL: [Switch; 4] = [
         Switch::RejectBeforeExecution,
         Switch::WorkerAcceptsCancellation,
         Switch::FollowUpsFailToo,
+        Switch::ArtifactPerUnit,
     ];
 
     /// The control's accessible name on the page.
@@ -188,6 +200,7 @@ impl Switch {
             Switch::RejectBeforeExecution => "Reject before execution",
             Switch::WorkerAcceptsCancellation => "Worker accepts cancellation",
             Switch::FollowUpsFailToo => "Follow-ups fail or are rejected too",
+            Switch::ArtifactPerUnit => "Stream the result unit by unit",
         }
     }
 }
@@ -203,6 +216,7 @@ impl Default for Config {
             reject_before_execution: false,
             worker_accepts_cancellation: true,
             follow_ups_fail_too: false,
+            artifact_per_unit: false,
             pause_proposal: false,
             self_park_before: 0,
             resume_event: EventName::NONE,
@@ -232,6 +246,7 @@ impl Config {
             Switch::RejectBeforeExecution => self.reject_before_execution,
             Switch::WorkerAcceptsCancellation => self.worker_accepts_cancellation,
             Switch::FollowUpsFailToo => self.follow_ups_fail_too,
+            Switch::ArtifactPerUnit => self.artifact_per_unit,
         }
     }
 
@@ -241,6 +256,7 @@ impl Config {
             Switch::RejectBeforeExecution => self.reject_before_execution = on,
             Switch::WorkerAcceptsCancellation => self.worker_accepts_cancellation = on,
             Switch::FollowUpsFailToo => self.follow_ups_fail_too = on,
+            Switch::ArtifactPerUnit => self.artifact_per_unit = on,
         }
         self
     }

@@ -633,17 +633,45 @@ impl Experiment {
         }
     }
 
-    /// The final artifact of the viewed state: present iff COMPLETED.
+    /// The artifact of the viewed state: see [`Experiment::artifact_of`].
     pub fn final_artifact(&self) -> Option<Artifact> {
         self.artifact_of(self.viewed_task_index(), self.snapshot())
     }
 
-    /// The final artifact of task `task` (an index into [`Experiment::tasks`])
-    /// at its recorded state `snap`, if that state is COMPLETED.
+    /// The chunk the agent streams as `unit` finishes, with
+    /// [`Config::artifact_per_unit`].
+    pub fn unit_chunk(&self, unit: u8) -> String {
+        format!("Unit {unit} of {} done.", self.config.work_units)
+    }
+
+    /// The artifact of task `task` (an index into [`Experiment::tasks`]) at
+    /// its recorded state `snap`: whole when that state is COMPLETED (its
+    /// summary the last part); with [`Config::artifact_per_unit`], the
+    /// chunks of the units done so far before that, kept when the task fails
+    /// or is canceled. `None` when nothing was streamed.
     pub fn artifact_of(&self, task: usize, snap: &Snapshot) -> Option<Artifact> {
-        if snap.state != TaskState::Completed {
+        let mut parts: Vec<String> = match self.config.artifact_per_unit {
+            true => (1..=snap.completed_units)
+                .map(|k| self.unit_chunk(k))
+                .collect(),
+            false => Vec::new(),
+        };
+        if snap.state == TaskState::Completed {
+            parts.push(self.summary(snap));
+        }
+        if parts.is_empty() {
             return None;
         }
+        // A follow-up refines the result: same name, its own artifactId.
+        Some(Artifact {
+            artifact_id: format!("result-{}", task + 1),
+            name: "result".into(),
+            parts,
+        })
+    }
+
+    /// The summary a completed task's artifact ends with.
+    fn summary(&self, snap: &Snapshot) -> String {
         let mut text = format!(
             "Result of {} of {} ({} s of active work).",
             self.config.work_units,
@@ -669,19 +697,39 @@ impl Experiment {
         if let Some(i) = self.resume_input(snap) {
             text.push_str(&format!(" Resume input: {}", quoted(i)));
         }
-        // A follow-up refines the result: same name, its own artifactId.
-        Some(Artifact {
-            artifact_id: format!("result-{}", task + 1),
-            name: "result".into(),
-            text,
-        })
+        text
     }
 
-    /// Why the viewed state has no final artifact (`None` when it has one).
+    /// What the viewed state's artifact is short of: the rest to come, or,
+    /// ended, that the task keeps what it streamed (`None` when whole).
+    pub fn partial_artifact_note(&self) -> Option<String> {
+        let snap = self.snapshot();
+        let (n, done) = (self.config.work_units, snap.completed_units);
+        match snap.state {
+            TaskState::Completed => None,
+            _ if self.final_artifact().is_none() => None,
+            s if s.is_terminal() => Some(format!(
+                "Partial: the chunks of the {done} / {n} units done, which the {} task keeps (A2A lets an agent keep partial artifacts).",
+                s.name().trim_start_matches("TASK_STATE_").to_lowercase()
+            )),
+            _ => Some(format!(
+                "Streaming: {done} / {n} units' chunks so far; the summary comes at completion."
+            )),
+        }
+    }
+
+    /// Why the viewed state has no artifact (`None` when it has one).
     pub fn no_artifact_reason(&self) -> Option<String> {
         let snap = self.snapshot();
         let n = self.config.work_units;
         let done = snap.completed_units;
+        if self.final_artifact().is_some() {
+            return None;
+        }
+        let streams = match self.config.artifact_per_unit {
+            true => "this agent streams a chunk as each unit finishes, and none had",
+            false => "this agent streams its artifact only at completion",
+        };
         Some(match snap.state {
             TaskState::Completed => return None,
             TaskState::Submitted => "Not yet: the task has not started.".into(),
@@ -694,17 +742,17 @@ impl Experiment {
             }
             TaskState::Failed => match self.failed_unit() {
                 Some(unit) => format!(
-                    "None: the task failed during unit {unit}; a failed unit is not counted, and this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a failed task)."
+                    "None: the task failed during unit {unit}; a failed unit is not counted, and {streams} (A2A lets an agent keep partial artifacts on a failed task)."
                 ),
                 None => format!(
-                    "None: the pause timed out and the task failed ({done} / {n} units done) (proposal); this agent streams its artifact only at completion."
+                    "None: the pause timed out and the task failed ({done} / {n} units done) (proposal); {streams}."
                 ),
             },
             TaskState::Canceled if done == 0 => {
                 "None: the task was canceled before any unit was done.".into()
             }
             TaskState::Canceled => format!(
-                "None: {done} / {n} units were done, but this agent streams its artifact only at completion (A2A lets an agent keep partial artifacts on a canceled task)."
+                "None: {done} / {n} units were done, but {streams} (A2A lets an agent keep partial artifacts on a canceled task)."
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
             TaskState::Paused => {

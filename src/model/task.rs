@@ -351,10 +351,20 @@ impl Task {
     }
 }
 
-/// The task's result, present only when it completed.
+/// The task's result: whole when it completed; with
+/// [`Config::artifact_per_unit`](super::Config::artifact_per_unit), the
+/// chunks streamed so far before that.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Artifact {
     pub artifact_id: String,
     pub name: String,
-    pub text: String,
+    /// Its text parts, in the order they were streamed.
+    pub parts: Vec<String>,
+}
+
+impl Artifact {
+    /// Its parts, one a line.
+    pub fn text(&self) -> String {
+        self.parts.join("\n")
+    }
 }

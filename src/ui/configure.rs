@@ -74,8 +74,10 @@ pub fn ConfigurePanel() -> impl IntoView {
             <p class="hint">
                 "Zero disables a gate or the failure; a unit above the work-unit count is never "
                 "reached. A follow-up task runs with these settings too, but fails or is rejected "
-                "only if you say so. Every change starts a fresh experiment instead of editing the "
-                "task in place."
+                "only if you say so. Streamed unit by unit, the result comes as a chunk per unit "
+                "(artifactUpdate with append), the summary last (lastChunk), and a failed or "
+                "canceled task keeps what came; otherwise it comes whole at completion. Every "
+                "change starts a fresh experiment instead of editing the task in place."
             </p>
             // Beside the settings, where a change throws a run away.
             <Show when=move || store.replaced.with(Option::is_some)>

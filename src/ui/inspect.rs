@@ -236,11 +236,15 @@ pub fn InspectPanel() -> impl IntoView {
                     </div>
                 }.into_any())
             })}
-            <h3>"Final artifact"</h3>
+            <h3>"Artifact"</h3>
             <div class="final">
             {move || store.exp.with(|e| match e.final_artifact() {
+                // One part a line; a partial one says what it is short of.
                 Some(a) => view! {
-                    <pre class="artifact" data-testid="final-artifact">{a.text}</pre>
+                    <pre class="artifact" data-testid="final-artifact">{a.text()}</pre>
+                    {e.partial_artifact_note().map(|note| view! {
+                        <p class="muted" data-testid="partial-artifact">{note}</p>
+                    })}
                 }.into_any(),
                 None => view! {
                     <p class="muted" data-testid="no-artifact">{e.no_artifact_reason()}</p>

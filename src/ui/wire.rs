@@ -682,14 +682,14 @@ fn follow_latest(store: Store) {
     });
 }
 
-/// The entry the panel shows by default: the last of [`up_to_view`] that is
-/// not a tick (a refusal included), as the agent's seconds and minutes send
-/// nothing.
+/// The entry the panel shows by default: the last of [`up_to_view`] that
+/// puts something on the wire (a refusal included), as the agent's seconds
+/// and minutes send nothing (see [`wire::sends_nothing`]).
 pub(super) fn latest(e: &Experiment) -> Option<u32> {
     let upto = up_to_view(e);
     upto.iter()
         .rev()
-        .find(|t| !t.is_tick())
+        .find(|t| !wire::sends_nothing(e, t))
         .or(upto.last())
         .map(|t| t.seq)
 }

@@ -17,9 +17,13 @@
 //!   task reaches a terminal state, INPUT_REQUIRED included (the spec's rule
 //!   for subscriptions; a2a-sdk 1.3.0 does the same in one process, and
 //!   across replicas ends it at an interrupted state too).
-//! - Worked seconds carry nothing on the wire. The artifact is streamed only at
-//!   completion: one `artifactUpdate` with `lastChunk:true` just before the
-//!   COMPLETED `statusUpdate`, so a failed or canceled task never had one.
+//! - Worked seconds carry nothing on the wire. By default the artifact is
+//!   streamed only at completion: one `artifactUpdate` with `lastChunk:true`
+//!   just before the COMPLETED `statusUpdate`, so a failed or canceled task
+//!   never had one. With `artifact_per_unit` each finished unit streams a
+//!   chunk (`append:true` from the second on), the completion the summary
+//!   with `lastChunk:true`; the `Task` a store answers with carries the parts
+//!   streamed so far, a failed or canceled task's included.
 //! - INPUT_REQUIRED, AUTH_REQUIRED, FAILED and REJECTED carry an agent status
 //!   `message` explaining them.
 //! - The clarification is a new `SendStreamingMessage` with the task's `taskId`
@@ -439,6 +443,22 @@ pub fn http_response(m: &WireMessage, extension_active: bool) -> Option<String> 
     ))
 }
 
+/// Whether trace entry `t` of `exp` puts nothing on the wire: a tick (an
+/// agent's second or minute that changes no state), unless it finishes a
+/// unit whose chunk of the artifact the agent streams
+/// ([`crate::model::Config::artifact_per_unit`]).
+pub fn sends_nothing(exp: &Experiment, t: &TraceEntry) -> bool {
+    let chunk = exp.config().artifact_per_unit
+        && matches!(
+            t.event,
+            Event::Worked {
+                unit_done: true,
+                ..
+            }
+        );
+    t.is_tick() && !chunk
+}
+
 /// How a frame of an SSE stream travels: one server-sent event, a `data:`
 /// line holding the JSON-RPC response on one line, then a blank line. The
 /// line is shown abridged to the member the frame carries (`statusUpdate`,
@@ -598,10 +618,11 @@ pub fn explain(m: &WireMessage) -> String {
             };
             format!("statusUpdate {}{note}{text}", state(u))
         } else if let Some(a) = r.get("artifactUpdate") {
-            let last = if a["lastChunk"] == true {
-                " (last chunk)"
-            } else {
-                ""
+            let last = match (a["append"] == true, a["lastChunk"] == true) {
+                (false, false) => " (first chunk)",
+                (true, false) => " (appended chunk)",
+                (false, true) => " (last chunk)",
+                (true, true) => " (appended, last chunk)",
             };
             format!(
                 "artifactUpdate {}{last}",
@@ -815,15 +836,13 @@ impl<'a> Walk<'a> {
             Event::Worked { .. } | Event::CompletedAfterResume
                 if done && e.after == TaskState::Completed =>
             {
-                if let Some(a) = self.artifact_at(ti, seq) {
-                    let update = obj!(
-                        "taskId" => tid, "contextId" => self.exp.context_id(),
-                        "artifact" => a, "lastChunk" => true,
-                    );
-                    out.push(frame(sid, obj!("artifactUpdate" => update)));
-                }
+                out.extend(self.artifact_update(ti, e).map(|u| frame(sid, u)));
                 out.push(frame(sid, self.status_update(ti, seq)));
             }
+            // A unit's chunk, when the agent streams the result unit by unit.
+            Event::Worked {
+                unit_done: true, ..
+            } if done => out.extend(self.artifact_update(ti, e).map(|u| frame(sid, u))),
             Event::Started
             | Event::Rejected
             | Event::Failed { .. }
@@ -1416,7 +1435,39 @@ impl<'a> Walk<'a> {
         )
     }
 
-    /// The final artifact at the recorded state `rec` of task `ti`.
+    /// The `artifactUpdate` trace entry `e` of task `ti` streams, if any:
+    /// the parts of the artifact at its state that the state before it did
+    /// not have, marked `append` when some came before, and `lastChunk` at
+    /// completion. (Off [`crate::model::Config::artifact_per_unit`], the one chunk at
+    /// completion, whole.)
+    fn artifact_update(&self, ti: usize, e: &TraceEntry) -> Option<Value> {
+        let records = self.exp.tasks()[ti].records();
+        let at = |i: usize| {
+            records
+                .get(i)
+                .and_then(|r| self.exp.artifact_of(ti, &r.snap))
+        };
+        let i = records.binary_search_by_key(&e.seq, |r| r.id).ok()?;
+        let mut now = at(i)?;
+        let sent = i.checked_sub(1).and_then(at).map_or(0, |a| a.parts.len());
+        if now.parts.len() <= sent {
+            return None;
+        }
+        now.parts.drain(..sent);
+        let mut update = obj!(
+            "taskId" => task_id(self.exp, ti), "contextId" => self.exp.context_id(),
+            "artifact" => artifact(now),
+        );
+        if sent > 0 {
+            update["append"] = true.into();
+        }
+        if e.after == TaskState::Completed {
+            update["lastChunk"] = true.into();
+        }
+        Some(obj!("artifactUpdate" => update))
+    }
+
+    /// The artifact at the recorded state `rec` of task `ti`.
     fn artifact_at(&self, ti: usize, rec: u32) -> Option<Value> {
         let records = self.exp.tasks().get(ti)?.records();
         let r = records.iter().find(|r| r.id == rec)?;
@@ -1486,7 +1537,8 @@ fn task_id(exp: &Experiment, ti: usize) -> &str {
 }
 
 fn artifact(a: Artifact) -> Value {
-    obj!("artifactId" => a.artifact_id, "name" => a.name, "parts" => text_parts(&a.text))
+    let parts: Vec<Value> = a.parts.iter().map(|t| obj!("text" => t.as_str())).collect();
+    obj!("artifactId" => a.artifact_id, "name" => a.name, "parts" => parts)
 }
 
 fn envelope(
