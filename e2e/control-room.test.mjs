@@ -484,7 +484,7 @@ test('on a phone the state stays in sight of a control far down the page; on a d
 
   // On a 360 px phone too, a paused task's strip is said whole, not cut off.
   const small = await openPage(browser(), '', { viewport: { width: 360, height: 740 } });
-  await small.getByRole('button', { name: 'Set up experiment 3' }).click();
+  await small.getByRole('button', { name: 'Set up experiment 4' }).click();
   await small.getByRole('button', { name: 'Step', exact: true }).click();
   await small.locator('#act-pause').click();
   await small.getByRole('button', { name: 'Step', exact: true }).click();
@@ -774,12 +774,12 @@ test('a notice stays until it is dismissed or the next action has read it', asyn
 test('the notice of a set-up experiment leaves Play to be seen, on a desktop and on a phone', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const page = await openPage(browser(), '', { viewport });
-    // The longest notice: experiment 3 names six settings.
-    const setUp = page.getByRole('button', { name: 'Set up experiment 3' });
+    // The longest notice: experiment 4 names six settings.
+    const setUp = page.getByRole('button', { name: 'Set up experiment 4' });
     await setUp.scrollIntoViewIfNeeded();
     await setUp.click();
     await frames(page);
-    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 3 \(/);
+    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 4 \(/);
     // The whole box, its × included.
     const notice = page.locator('.messages .notice');
     const [n, p] = [await notice.boundingBox(), await page.locator('#play').boundingBox()];
@@ -1018,6 +1018,34 @@ test('streamed unit by unit, the result comes as appended chunks, and a canceled
   assert.match(await text(page, 'partial-artifact'), /^Partial: the chunks of the 2 \/ 4 units done, which the canceled task keeps/);
   // The CancelTask answer carries them.
   assert.match(await text(page, 'wire-messages'), /"artifacts": \[[\s\S]*"text": "Unit 2 of 4 done\."/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('experiment 3: a cancel refused while Play runs stops it, so the refusal stays on the wire', async () => {
+  const page = await openPage(browser());
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
+  assert.match(await text(page, 'notice'),
+    /^Experiment 3 \(Worker accepts cancellation off\): a fresh experiment started .* Press Play, then Request cancellation: the worker refuses it \(TaskNotCancelableError, -32002\)\.$/);
+  assert.equal(await page.getByLabel('Worker accepts cancellation').isChecked(), false);
+  await frames(page);
+  await page.keyboard.press('Space'); // Play has the focus
+  await page.getByRole('button', { name: 'Pause playback' }).waitFor();
+  await waitState(page, 'TASK_STATE_WORKING');
+  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  await page.getByTestId('alert').filter({ hasText: '-32002' }).waitFor();
+  await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  assert.match(await text(page, 'status'), /Playback paused at the refusal; Play goes on\.$/);
+  // Nothing moves on under the refusal: Wire keeps its error in view.
+  const heading = await text(page, 'wire-heading');
+  assert.match(heading, /request cancellation/);
+  await page.waitForTimeout(1200);
+  assert.equal(await text(page, 'wire-heading'), heading);
+  assert.match(await text(page, 'wire-messages'), /"code": -32002/);
+  // Play goes on from there, to the end.
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
   assertNoErrors(page);
   await page.context().close();
 });

@@ -298,7 +298,7 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
 
 test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than the screen', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 320, height: 640 } });
-  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 4' }).click();
   await page.getByLabel('Work units').fill('12');
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 30 && !(await page.getByTestId('task-state').innerText()).startsWith('TASK_STATE_PAUSED'); i++) await step.click();

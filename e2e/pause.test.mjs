@@ -87,7 +87,7 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   assert.match(wire, /statusUpdate TASK_STATE_WORKING \(paused\)/);
   assert.doesNotMatch(wire, /TASK_STATE_PAUSED/);
   await page.getByTestId('trace-entry').first().click();
-  const http = page.getByTestId('wire-message').locator('.http:not(.sse)');
+  const http = page.getByTestId('wire-message').locator('.http');
   assert.match(await http.first().innerText(),
     /^POST .* A2A-Version: 1\.0 .* Accept: text\/event-stream · A2A-Extensions: https:\/\/a2a-control-room\.example\/extensions\/pause\/v1$/);
   // The agent's stream starts with the response head, echoing the extension.
@@ -95,8 +95,8 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
     'HTTP 200 OK · Content-Type: text/event-stream · A2A-Extensions: https://a2a-control-room.example/extensions/pause/v1');
   assert.equal(await http.count(), 2, 'later frames travel in the same response');
   // The frame is one server-sent event.
-  assert.equal(await page.getByTestId('wire-message').locator('.sse').innerText(),
-    'SSE event: data: {"jsonrpc":"2.0","id":1,"result":{"task":…}} (the object below on one line), then a blank line');
+  assert.equal(await text(page, 'wire-sse'),
+    'Each SSE frame travels as one server-sent event: a data: line holding its JSON-RPC response on one line, then a blank line. The first here: data: {"jsonrpc":"2.0","id":1,"result":{"task":…}}');
   // In the proposed core the client has no extension to activate.
   await page.getByLabel('Pause encoding').selectOption('core');
   assert.doesNotMatch(await http.first().innerText(), /A2A-Extensions/);

@@ -1842,11 +1842,11 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
 }
 
 #[wasm_bindgen_test]
-async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
+async fn experiment_4_sets_up_a_self_park_that_the_event_wakes() {
     let p = mount().await;
     let buttons = p.root.query_selector_all(".guide button").unwrap();
-    let setup = buttons.item(2).unwrap().unchecked_into::<HtmlElement>();
-    assert_eq!(setup.text_content().unwrap(), "Set up experiment 3");
+    let setup = buttons.item(3).unwrap().unchecked_into::<HtmlElement>();
+    assert_eq!(setup.text_content().unwrap(), "Set up experiment 4");
     setup.click();
     next_frame().await;
     let focused = document().active_element().map(|e| e.id());
@@ -1854,7 +1854,7 @@ async fn experiment_3_sets_up_a_self_park_that_the_event_wakes() {
     // The settings are far below: the notice names what it changed.
     assert_eq!(
         p.text("[data-testid=notice]"),
-        "Experiment 3 (Proposed pause/resume on, Agent self-parks before unit 3, Self-park \
+        "Experiment 4 (Proposed pause/resume on, Agent self-parks before unit 3, Self-park \
          timeout (minutes) 5, Resume event name “pr.merged”, On timeout resume_with_summary): \
          a fresh experiment started (new task and context ids). Press Play: the agent pauses \
          itself before unit 3 (proposal)."

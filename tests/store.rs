@@ -8,7 +8,7 @@ wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
 use a2a_control_room::model::{Config, Setting};
 use a2a_control_room::ui::{play_interval_ms, Store};
-use leptos::prelude::{GetUntracked, Owner, WithUntracked};
+use leptos::prelude::{GetUntracked, Owner, Set, WithUntracked};
 
 /// A store whose run has `steps` Steps, and that run as a file's text.
 fn stepped(seed: u64, steps: usize) -> (Store, String) {
@@ -208,4 +208,34 @@ fn a_setting_typed_beyond_any_integer_is_out_of_range_and_keeps_the_run() {
         Some("Work units must be a whole number (got “4.5”).")
     );
     assert_eq!(store.run_json(), before, "the run is kept");
+}
+
+#[test]
+fn a_seek_reads_a_notice_but_keeps_the_undo_of_a_replaced_run() {
+    let _owner = owner();
+    let (store, _) = stepped(3, 4);
+    // A copy's notice has been read once the user moves.
+    store
+        .notice
+        .set(Some("Link copied to the clipboard.".into()));
+    store.seek(1);
+    assert_eq!(store.notice.get_untracked(), None);
+    // A discard's notice goes with its Undo, which the move ends.
+    store.step();
+    let said = store.notice.get_untracked().expect("the discard is said");
+    assert!(said.contains("discarded"), "{said}");
+    store.seek(0);
+    assert_eq!(store.notice.get_untracked(), None);
+    // The Undo of a run replaced by a settings change stays within reach.
+    store.configure(
+        Config {
+            work_units: 5,
+            ..Config::default()
+        },
+        "Work units changed",
+    );
+    let said = store.notice.get_untracked().expect("the change is said");
+    assert!(said.contains("brings back the run from before"), "{said}");
+    store.seek(0);
+    assert_eq!(store.notice.get_untracked(), Some(said));
 }

@@ -1177,8 +1177,7 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
             assert_eq!(
                 event.unwrap(),
                 format!(
-                    "SSE event: data: {{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"{member}\":…}}}} \
-                     (the object below on one line), then a blank line",
+                    "data: {{\"jsonrpc\":\"2.0\",\"id\":{},\"result\":{{\"{member}\":…}}}}",
                     m.message["id"]
                 )
             );

@@ -1,5 +1,5 @@
-//! "Your experiment": the two experiments the page teaches, and a third on the
-//! proposed pause lifecycle, one click each to set up.
+//! "Your experiment": the three experiments the page teaches, and a fourth on
+//! the proposed pause lifecycle, one click each to set up.
 
 use super::store::Store;
 use crate::model::{Config, EventName, OnTimeout, Setting};
@@ -74,6 +74,17 @@ pub fn GuidePanel() -> impl IntoView {
             "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
         )
     };
+    let cancel = move |_| {
+        set_up(
+            store,
+            Ok(Config {
+                worker_accepts_cancellation: false,
+                ..Config::default()
+            }),
+            "Experiment 3",
+            "Press Play, then Request cancellation: the worker refuses it (TaskNotCancelableError, -32002).",
+        )
+    };
     let pause = move |_| {
         let config = EventName::new("pr.merged")
             .map_err(|e| e.to_string())
@@ -88,7 +99,7 @@ pub fn GuidePanel() -> impl IntoView {
         set_up(
             store,
             config,
-            "Experiment 3",
+            "Experiment 4",
             "Press Play: the agent pauses itself before unit 3 (proposal).",
         );
     };
@@ -137,6 +148,20 @@ pub fn GuidePanel() -> impl IntoView {
                     <button class="link" on:click=follow_up>"Set up experiment 2"</button>
                 </li>
                 <li>
+                    <strong>"Ask to cancel. "</strong>
+                    "Cancellation is a request the agent may refuse: this worker does not accept "
+                    "it (Worker accepts cancellation: off). Press Play, then Request cancellation "
+                    "(in Act): the agent answers "
+                    <code>"TaskNotCancelableError"</code>
+                    " (-32002), playback pauses at the refusal, the Wire panel shows the error, "
+                    "and Play, pressed again, goes on to "
+                    <code>"TASK_STATE_COMPLETED"</code>
+                    ". Then switch Worker accepts cancellation on (Settings) and try again: "
+                    "CANCELED, and the units done leave no artifact unless the result is "
+                    "streamed unit by unit. "
+                    <button class="link" on:click=cancel>"Set up experiment 3"</button>
+                </li>
+                <li>
                     <strong>"Pause and resume — a proposal, not part of A2A v1.0. "</strong>
                     "The agent pauses itself (a self-park, the proposal's AwaitTaskResumption) "
                     "before unit 3 in "
@@ -148,7 +173,7 @@ pub fn GuidePanel() -> impl IntoView {
                     "extension could carry it: WORKING plus metadata. Then press Fire event, or "
                     "Resume task (both in Act's Pause and resume box; Resume task sends the resume "
                     "token Inspect shows). "
-                    <button class="link" on:click=pause>"Set up experiment 3"</button>
+                    <button class="link" on:click=pause>"Set up experiment 4"</button>
                 </li>
             </ol>
         </section>

@@ -656,6 +656,8 @@ pub fn SharePanel() -> impl IntoView {
         store.exp.track();
         if shown_link.with_untracked(|l| !l.is_empty()) {
             shown_link.set(String::new());
+            // Nor does its button say it was copied.
+            copied.set(0);
         }
     });
     let copy_link = move |_| {

@@ -349,10 +349,20 @@ impl Store {
                 true
             }
             Err(refusal) => {
+                // The user's own action refused while Play runs stops it,
+                // so that the refusal stays in view (Wire shows its error)
+                // until the user plays on.
+                let stopped = !by_play && self.playing.get_untracked();
+                if stopped {
+                    self.playing.set(false);
+                }
                 self.raise(format!("{label} refused: {}", after_colon(refusal)));
                 // The status line says the state again, not what an earlier
                 // action said (the alert says this one).
-                let now = self.describe_state();
+                let mut now = self.describe_state();
+                if stopped {
+                    now.push_str(" Playback paused at the refusal; Play goes on.");
+                }
                 if self.status.with_untracked(|s| *s != now) {
                     self.status.set(now);
                 }
@@ -820,6 +830,11 @@ impl Store {
                 self.forget_discarded();
                 // A refusal said about another state is no longer true here.
                 self.alert.set(None);
+                // A notice has been read (a copy, a discard whose Undo the
+                // move ends); one that brings back a replaced run stays.
+                if untrack(|| self.notice_undo()).is_none() {
+                    self.notice.set(None);
+                }
                 self.status.set(self.view_status());
             }
             None => {}

@@ -539,6 +539,15 @@ pub fn WirePanel() -> impl IntoView {
                     }
                 })}
             </ol>
+            // How the frames above travel, said once for the exchange, under
+            // the list (which keeps its height).
+            {move || messages.with(|ms| ms.iter().find_map(wire::sse_event)).map(|first| view! {
+                <p class="http" data-testid="wire-sse">
+                    "Each SSE frame travels as one server-sent event: a data: line holding its \
+                     JSON-RPC response on one line, then a blank line. The first here: "
+                    {first}
+                </p>
+            })}
             <Show when=proposal>
                 <details
                     class="compare"
@@ -782,7 +791,6 @@ fn render_message(
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
                 .map(|http| view! { <p class="http">{http}</p> })}
-            {wire::sse_event(m).map(|event| view! { <p class="http sse">{event}</p> })}
             <pre class="json" tabindex="0" role="group" aria-label=label>{json_lines(json)}</pre>
         </li>
     }

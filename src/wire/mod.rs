@@ -459,9 +459,9 @@ pub fn sends_nothing(exp: &Experiment, t: &TraceEntry) -> bool {
     t.is_tick() && !chunk
 }
 
-/// How a frame of an SSE stream travels: one server-sent event, a `data:`
-/// line holding the JSON-RPC response on one line, then a blank line. The
-/// line is shown abridged to the member the frame carries (`statusUpdate`,
+/// The `data:` line a frame of an SSE stream travels in (one server-sent
+/// event: that line, holding the JSON-RPC response on one line, then a
+/// blank line), abridged to the member the frame carries (`statusUpdate`,
 /// `artifactUpdate`, `task`). `None` for what is not a frame.
 pub fn sse_event(m: &WireMessage) -> Option<String> {
     if m.transport != Transport::Sse || m.from != Party::Agent {
@@ -473,7 +473,7 @@ pub fn sse_event(m: &WireMessage) -> Option<String> {
         .and_then(|r| r.keys().next())
         .map_or("…".to_string(), |k| format!("{{\"{k}\":…}}"));
     Some(format!(
-        "SSE event: data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{member}}} (the object below on one line), then a blank line"
+        "data: {{\"jsonrpc\":\"2.0\",\"id\":{id},\"result\":{member}}}"
     ))
 }
 
