@@ -710,7 +710,7 @@ impl Experiment {
             _ if self.final_artifact().is_none() => None,
             s if s.is_terminal() => Some(format!(
                 "Partial: the chunks of the {done} / {n} units done, which the {} task keeps (A2A lets an agent keep partial artifacts).",
-                s.name().trim_start_matches("TASK_STATE_").to_lowercase()
+                if s == TaskState::Failed { "failed" } else { "canceled" }
             )),
             _ => Some(format!(
                 "Streaming: {done} / {n} units' chunks so far; the summary comes at completion."
