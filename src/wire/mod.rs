@@ -510,7 +510,7 @@ pub fn agent_card_in(pause_on: bool, enc: PauseEncoding) -> Value {
         "skills" => vec![obj!(
             "id" => "simulated-work",
             "name" => "Simulated work",
-            "description" => "Runs the configured work units and returns one text artifact when it completes.",
+            "description" => "Runs the configured work units and returns one text artifact: whole when it completes or, as configured, a chunk as each unit finishes.",
             "tags" => strings(&["simulation", "task-lifecycle"]),
         )],
     );
