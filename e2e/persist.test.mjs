@@ -274,6 +274,27 @@ test('a tab told that another tab saved a different run over its own', async () 
   await settle(b);
   await heard(a);
   assert.equal(await a.getByTestId('alert').innerText(), '');
+  // A reload of each tab brings back its own run, not the last saved.
+  const theirs = await snapshot(b);
+  const saved = () => b.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  const theirsSaved = await saved();
+  await a.reload();
+  await a.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(a), before);
+  assert.match(await text(a, 'notice'), /^Restored this tab's own run: another tab of this page saved a different run/);
+  // Reopened, not changed: the other tab's saved run stays until this one changes.
+  await settle(a);
+  assert.equal(await saved(), theirsSaved);
+  await b.reload();
+  await b.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(b), theirs);
+  assert.match(await text(b, 'notice'), /^Restored the run saved in this browser/);
+  // A tab's copy that cannot be opened is said; the saved run opens.
+  await a.evaluate(() => sessionStorage.setItem('a2a-control-room/run', 'not a run'));
+  await a.reload();
+  await a.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(a), theirs);
+  assert.match(await text(a, 'alert'), /^This tab's own copy of its run could not be opened: it is not a valid run .*the run saved in this browser was opened instead/);
   assertNoErrors(b);
   assertNoErrors(a);
   await a.context().close();

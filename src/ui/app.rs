@@ -29,8 +29,8 @@ pub fn ControlRoom(
     // comes after the press (a text field's own Enter says so itself).
     presses_end_the_same_click(store);
     if persist {
-        let checkpoint_stays = persist::restore(store);
-        persist::autosave(store, checkpoint_stays);
+        let hold = persist::restore(store);
+        persist::autosave(store, hold);
         persist::follow_links(store);
         persist::watch_other_tabs(store);
         persist::remember_preferences(store);

@@ -2,7 +2,9 @@
 //! run files — all in the one versioned run format of [`SavedRun`].
 //!
 //! The page saves the run to `localStorage` shortly after every change and
-//! restores it on load; a link's `#run=` fragment takes precedence. Anything
+//! restores it on load; a link's `#run=` fragment takes precedence. Each tab
+//! also keeps its own copy in `sessionStorage`, so that a reload brings back
+//! this tab's run when another tab has saved a different one since. Anything
 //! that cannot be read leaves the run untouched and says why.
 
 use super::store::{Replaced, Store, SPEEDS};
@@ -35,13 +37,50 @@ fn storage() -> Option<web_sys::Storage> {
     window().local_storage().ok().flatten()
 }
 
+/// This tab's own storage, where it keeps a copy of the run it last saved
+/// under [`STORAGE_KEY`] (see [`restore_own_tab`]).
+fn tab_storage() -> Option<web_sys::Storage> {
+    window().session_storage().ok().flatten()
+}
+
+/// What a reload says that brings back this tab's run over another tab's.
+const OWN_TAB: &str = "Restored this tab's own run: another tab of this page saved a different run in this browser since, which this tab's next change saves over (the browser keeps one run, the last saved; Download run or Copy link keeps the other tab's run, from that tab).";
+
+/// At a reload: this tab's own run, when the checkpoint holds a different,
+/// readable run another tab saved since; `None` when the checkpoint is this
+/// tab's (or unreadable, said as ever), or this tab kept none. A copy of
+/// this tab's that cannot be opened is said, and the checkpoint opened.
+fn restore_own_tab(store: Store) -> Option<Result<(), String>> {
+    let own = tab_storage()?.get_item(STORAGE_KEY).ok().flatten()?;
+    let saved = stored_run_text(STORAGE_KEY)?;
+    if own == saved || SavedRun::parse(&saved).is_err() {
+        return None;
+    }
+    Some(store.open(&own).map_err(|why| {
+        format!(
+            "This tab's own copy of its run could not be opened: {why}; the run saved in this browser was opened instead, and this tab's copy is replaced at its next save."
+        )
+    }))
+}
+
+/// Why [`autosave`] leaves the checkpoint as it is until the run on the page
+/// changes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Hold {
+    /// It is unreadable, and could not be moved apart.
+    Unreadable,
+    /// It is another tab's run, and this tab reopened its own over it: a
+    /// reload is no change of this tab's to save over the other's.
+    OtherTabs,
+}
+
 /// At start-up: opens the run of a share link, or else the saved checkpoint.
 /// A link that cannot be opened falls back to the checkpoint, which it never
 /// overwrites. A stored run that cannot be read (the checkpoint, or the run
 /// kept for Undo) is moved apart, not dropped (until *Forget saved run*),
-/// and an alert says so. Returns whether an unreadable checkpoint could not
-/// be moved apart: then [`autosave`] leaves it in place until the run changes.
-pub fn restore(store: Store) -> bool {
+/// and an alert says so. Returns why the checkpoint is to stay as it is
+/// until the run changes, if it is (see [`Hold`]).
+pub fn restore(store: Store) -> Option<Hold> {
     let mut alerts = Vec::new();
     let mut checkpoint_stays = false;
     // The run kept for Undo, read (or moved apart) before anything replaces it.
@@ -55,9 +94,18 @@ pub fn restore(store: Store) -> bool {
     });
     let link = take_link(store);
     let opened = matches!(link, Some(Ok(())));
+    let own_tab = match link {
+        None => restore_own_tab(store),
+        Some(_) => None,
+    };
+    let own = matches!(own_tab, Some(Ok(())));
     match link {
+        None if own => store.notice.set(Some(OWN_TAB.into())),
         None => match restore_saved(store) {
-            Saved::Restored => store.notice.set(Some(RESTORED.into())),
+            Saved::Restored => match own_tab {
+                Some(Err(why)) => alerts.push(why),
+                _ => store.notice.set(Some(RESTORED.into())),
+            },
             Saved::None => {}
             Saved::Unreadable(why, aside) => {
                 checkpoint_stays = aside.stayed.is_some();
@@ -110,8 +158,9 @@ pub fn restore(store: Store) -> bool {
             ));
         }
     }
-    // Otherwise a run replaced before the reload is still within reach of Undo.
-    if store.replaced.with_untracked(Option::is_none) {
+    // Otherwise a run replaced before the reload is still within reach of
+    // Undo (not beside another tab's checkpoint: that copy is the other tab's).
+    if store.replaced.with_untracked(Option::is_none) && !own {
         keep_for_undo(store, previous);
     }
     // A run opened next, before this one is acted on, leaves it in place.
@@ -122,7 +171,11 @@ pub fn restore(store: Store) -> bool {
         store.raise(alerts.join(" "));
     }
     keep_replaced(store);
-    checkpoint_stays
+    match (checkpoint_stays, own) {
+        (true, _) => Some(Hold::Unreadable),
+        (false, true) => Some(Hold::OtherTabs),
+        (false, false) => None,
+    }
 }
 
 /// The run stored under `key`, if any. One that cannot be read (or replayed)
@@ -340,7 +393,7 @@ pub fn follow_links(store: Store) {
 pub const SAVE_REFUSED_NOTICE: &str = "This browser did not let the page save the run (storage is full or off): Download run or Copy link, under Save and share, keeps it. It is said once, until a save succeeds.";
 
 /// What a tab says when another tab of the page saves a different run.
-const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved (this is said once). This tab's run is still on the page and is saved again at its next change; Download run or Copy link keeps it for sure.";
+const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved (this is said once). This tab's run is still on the page and is saved again at its next change, and a reload of this tab brings it back; Download run or Copy link keeps it for sure.";
 
 /// Another tab of this page saving its run here replaces this tab's
 /// checkpoint (the browser keeps one, the last saved): said in an alert, so
@@ -474,12 +527,15 @@ fn stored_run_text(key: &str) -> Option<String> {
 /// Saves the run at most 250 ms after a change, however fast changes come
 /// (a task playing at 10× included), and at once when the page is hidden or
 /// closed with a save still due. With `hold`, the run now on the page is not
-/// saved until it changes: an unreadable checkpoint that could not be moved
-/// apart stays in place until then.
-pub fn autosave(store: Store, hold: bool) {
+/// saved until it changes: the checkpoint stays in place until then.
+pub fn autosave(store: Store, hold: Option<Hold>) {
     let due = StoredValue::new(false);
-    let forgotten = StoredValue::new(hold.then(|| store.run_json()));
-    let unread = StoredValue::new(hold.then(|| stored_run_text(STORAGE_KEY)).flatten());
+    let forgotten = StoredValue::new(hold.is_some().then(|| store.run_json()));
+    let unread = StoredValue::new(
+        (hold == Some(Hold::Unreadable))
+            .then(|| stored_run_text(STORAGE_KEY))
+            .flatten(),
+    );
     provide_context(Saving {
         due,
         forgotten,
@@ -538,6 +594,10 @@ fn save(store: Store, text: &str) {
     // it keeps may be the one the checkpoint still holds (a link opened over
     // it at start-up), and a refusal is said before that copy is gone.
     store_undo_copy(store, false);
+    // This tab's copy, for its reload (see `restore_own_tab`).
+    if let Some(tab) = tab_storage() {
+        let _ = tab.set_item(STORAGE_KEY, text);
+    }
     let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
     if !matches!(saved, Some(Ok(()))) {
         if !SAVE_REFUSED.replace(true) {
@@ -745,6 +805,9 @@ pub fn SharePanel() -> impl IntoView {
             due.set_value(false);
             mark_save("idle");
             forgotten.set_value(Some(store.run_json()));
+        }
+        if let Some(tab) = tab_storage() {
+            let _ = tab.remove_item(STORAGE_KEY);
         }
         let Some(s) = storage() else {
             return store.raise(
