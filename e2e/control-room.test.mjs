@@ -1007,7 +1007,7 @@ test('streamed unit by unit, the result comes as appended chunks, and a canceled
   assert.match(await text(page, 'wire-messages'), /artifactUpdate result-1 \(first chunk\)/);
   assert.equal(await text(page, 'final-artifact'), 'Unit 1 of 4 done.');
   assert.equal(await text(page, 'partial-artifact'),
-    'Streaming: 1 / 4 units\' chunks so far; the summary comes at completion.');
+    'So far: the chunks of 1 / 4 units; the summary comes at completion.');
   for (let i = 0; i < 3; i++) await step.click();
   const wire = await text(page, 'wire-messages');
   assert.match(wire, /artifactUpdate result-1 \(appended chunk\)/);
@@ -1042,6 +1042,14 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   await page.waitForTimeout(1200);
   assert.equal(await text(page, 'wire-heading'), heading);
   assert.match(await text(page, 'wire-messages'), /"code": -32002/);
+  // Under the button, a way to Play, which takes the focus from the button
+  // (Space there would only send the refused request again).
+  assert.match(await page.locator('#act-cancel-reason').innerText(),
+    /^Refused \(the alert says why\): playback paused at the refusal, and Play carries the task on\. Go to Play$/);
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Go to Play');
+  await page.keyboard.press('Escape'); // the alert goes; the focus stays
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
   // Play goes on from there, to the end.
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.getByRole('button', { name: 'Play', exact: true }).click();

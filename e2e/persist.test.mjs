@@ -951,3 +951,40 @@ test('a run grown past 1 MiB is no longer saved, linked or downloaded, and the p
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('a link made with a trace entry picked opens with the Wire panel on that entry, in view', async () => {
+  const page = await openPage(browser());
+  for (let i = 0; i < 5; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  // The run's first exchange: the message that created the task.
+  await page.getByTestId('trace-entry').first().click();
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #1 \(selected\)/);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  assert.match(link, /#run=[^&]+&entry=1$/);
+  // Another entry picked: the link shown is of the one before, so it goes.
+  await page.getByTestId('trace-entry').nth(1).click();
+  await page.getByLabel('Link to this run').waitFor({ state: 'detached' });
+  await page.context().close();
+
+  const fresh = await openPage(browser(), link, { viewport: { width: 1280, height: 800 } });
+  await fresh.getByTestId('task-state').waitFor();
+  assert.match(await text(fresh, 'wire-heading'), /^Trace entry #1 \(selected\)/);
+  assert.match(await text(fresh, 'wire-messages'), /SendStreamingMessage/);
+  await fresh.waitForFunction(() => {
+    const r = document.querySelector('section.wire').getBoundingClientRect();
+    return r.top < innerHeight && r.bottom > 0;
+  });
+  assert.ok(!fresh.url().includes('#run='), 'the link is consumed');
+  assert.equal(await text(fresh, 'alert'), '');
+  assertNoErrors(fresh);
+  await fresh.context().close();
+
+  // An entry the run does not have is said; the run opens all the same.
+  const bad = await openPage(browser(), link.replace(/&entry=1$/, '&entry=99'));
+  await bad.getByTestId('task-state').waitFor();
+  assert.match(await text(bad, 'alert'),
+    /^The link names trace entry “99”, which this run does not have \(its entries are #1 to #7\): the run opened, and the Wire panel shows its latest exchange\./);
+  assert.match(await text(bad, 'wire-heading'), /\(latest/);
+  assertNoErrors(bad);
+  await bad.context().close();
+});

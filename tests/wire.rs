@@ -473,9 +473,26 @@ fn a_task_canceled_or_failed_keeps_the_chunks_it_streamed() {
     );
     assert_eq!(
         e.partial_artifact_note().as_deref(),
-        Some("Partial: the chunks of the 2 / 4 units done, which the canceled task keeps (A2A lets an agent keep partial artifacts).")
+        Some("Partial: the chunks of the 2 / 4 units done, which the canceled task keeps (nothing in A2A v1.0 stops an agent keeping a partial artifact).")
     );
     assert_eq!(e.no_artifact_reason(), None);
+    // A task that fails in unit 3 keeps the chunks of units 1 and 2, and
+    // its status message says so.
+    let mut e = with(|c| (c.artifact_per_unit, c.fail_during) = (true, 3));
+    run(&mut e, 100);
+    let t = wire::transcript(&e, START);
+    let failed = t
+        .iter()
+        .find_map(|m| {
+            let s = &m.message["result"]["statusUpdate"]["status"];
+            (s["state"] == "TASK_STATE_FAILED").then(|| s["message"]["parts"][0]["text"].clone())
+        })
+        .expect("the FAILED statusUpdate");
+    assert_eq!(
+        failed,
+        "Unit 3 failed at its second 2; the task has no final result, and keeps the chunks of the 2 units done before it."
+    );
+    assert_eq!(e.final_artifact().unwrap().parts.len(), 2);
     // A task that fails in its first unit streamed none.
     let mut e = with(|c| (c.artifact_per_unit, c.fail_during) = (true, 1));
     run(&mut e, 100);
@@ -485,13 +502,13 @@ fn a_task_canceled_or_failed_keeps_the_chunks_it_streamed() {
     assert!(e
         .no_artifact_reason()
         .unwrap()
-        .contains("this agent streams a chunk as each unit finishes, and none had"));
+        .contains("this agent streams a chunk as each unit finishes, and none had finished"));
     // While it works, the Task answered holds what came so far.
     let mut e = with(|c| c.artifact_per_unit = true);
     run(&mut e, 4);
     assert_eq!(
         e.partial_artifact_note().as_deref(),
-        Some("Streaming: 1 / 4 units' chunks so far; the summary comes at completion.")
+        Some("So far: the chunks of 1 / 4 units; the summary comes at completion.")
     );
     let g = wire::get_task(&e, START, CORE);
     assert_eq!(

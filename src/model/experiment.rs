@@ -709,11 +709,11 @@ impl Experiment {
             TaskState::Completed => None,
             _ if self.final_artifact().is_none() => None,
             s if s.is_terminal() => Some(format!(
-                "Partial: the chunks of the {done} / {n} units done, which the {} task keeps (A2A lets an agent keep partial artifacts).",
+                "Partial: the chunks of the {done} / {n} units done, which the {} task keeps (nothing in A2A v1.0 stops an agent keeping a partial artifact).",
                 if s == TaskState::Failed { "failed" } else { "canceled" }
             )),
             _ => Some(format!(
-                "Streaming: {done} / {n} units' chunks so far; the summary comes at completion."
+                "So far: the chunks of {done} / {n} units; the summary comes at completion."
             )),
         }
     }
@@ -727,7 +727,7 @@ impl Experiment {
             return None;
         }
         let streams = match self.config.artifact_per_unit {
-            true => "this agent streams a chunk as each unit finishes, and none had",
+            true => "this agent streams a chunk as each unit finishes, and none had finished",
             false => "this agent streams its artifact only at completion",
         };
         Some(match snap.state {
@@ -742,7 +742,7 @@ impl Experiment {
             }
             TaskState::Failed => match self.failed_unit() {
                 Some(unit) => format!(
-                    "None: the task failed during unit {unit}; a failed unit is not counted, and {streams} (A2A lets an agent keep partial artifacts on a failed task)."
+                    "None: the task failed during unit {unit}; a failed unit is not counted, and {streams} (nothing in A2A v1.0 stops an agent keeping a partial artifact on a failed task)."
                 ),
                 None => format!(
                     "None: the pause timed out and the task failed ({done} / {n} units done) (proposal); {streams}."
@@ -752,7 +752,7 @@ impl Experiment {
                 "None: the task was canceled before any unit was done.".into()
             }
             TaskState::Canceled => format!(
-                "None: {done} / {n} units were done, but {streams} (A2A lets an agent keep partial artifacts on a canceled task)."
+                "None: {done} / {n} units were done, but {streams} (nothing in A2A v1.0 stops an agent keeping a partial artifact on a canceled task)."
             ),
             TaskState::Rejected => "None: the agent rejected the task before any work.".into(),
             TaskState::Paused => {

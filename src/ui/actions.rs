@@ -48,25 +48,27 @@ pub fn ActionButton(
     // above on a phone); an action that changed nothing says so.
     // Kept with its context: a fresh experiment or a new branch may reach
     // the same seq with other entries.
-    let sent = RwSignal::new(None::<(String, TraceEntry, Action)>);
+    // Whether Play ran when it was sent: a refusal then paused playback.
+    let sent = RwSignal::new(None::<(String, TraceEntry, Action, bool)>);
     let newest = move || store.exp.with(|e| e.trace().last().copied());
     // The outcome of this button's newest entry, while it is newest and viewed.
     let outcome = move || {
         let idle = !store.playing.get() && !store.exp.with(|e| e.views_the_past());
         sent.with(|s| {
             s.as_ref()
-                .filter(|(context, entry, _)| {
+                .filter(|(context, entry, ..)| {
                     idle && store
                         .exp
                         .with(|e| e.context_id() == context && e.trace().last() == Some(entry))
                 })
-                .map(|(_, entry, _)| entry.outcome)
+                .map(|(_, entry, ..)| entry.outcome)
         })
     };
     let unchanged = move || match outcome() {
         Some(Outcome::Unchanged(why)) => sent.with(|s| {
-            s.as_ref()
-                .map(|(_, entry, action)| nothing_changed(action.label(), why, action, entry.after))
+            s.as_ref().map(|(_, entry, action, _)| {
+                nothing_changed(action.label(), why, action, entry.after)
+            })
         }),
         _ => None,
     };
@@ -75,7 +77,7 @@ pub fn ActionButton(
     let paused_now = move || {
         let sent_pause = sent.with(|s| {
             s.as_ref()
-                .is_some_and(|(_, _, a)| matches!(a, Action::PauseTask { .. }))
+                .is_some_and(|(_, _, a, _)| matches!(a, Action::PauseTask { .. }))
         });
         (sent_pause
             && outcome() == Some(Outcome::Done)
@@ -86,14 +88,28 @@ pub fn ActionButton(
             "Done: the task is TASK_STATE_PAUSED (proposal); Resume task wakes it.".to_string()
         })
     };
+    // Refused while Play ran, which the refusal paused: Play carries on.
+    let refused_playing = move || {
+        let playing = sent.with(|s| s.as_ref().is_some_and(|(.., playing)| *playing));
+        (playing
+            && matches!(outcome(), Some(Outcome::Refused(_)))
+            && store.play_verdict().is_ok())
+        .then(|| {
+            "Refused (the alert says why): playback paused at the refusal, and Play carries the task on."
+                .to_string()
+        })
+    };
     let carry_on = move || {
         let shown =
             (leads || carries_on) && !text_refused.get() && outcome() == Some(Outcome::Done);
-        (shown && store.play_verdict().is_ok()).then(|| {
+        if !shown {
+            return refused_playing();
+        }
+        store.play_verdict().is_ok().then(|| {
             store.exp.with(|e| {
                 let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
                 let sent = sent.with(|s| {
-                    s.as_ref().map(|(_, entry, action)| {
+                    s.as_ref().map(|(_, entry, action, _)| {
                         let token = match action {
                             Action::ResumeTask { token, .. } => {
                                 Some(super::tasks::short(token).to_string())
@@ -150,10 +166,11 @@ pub fn ActionButton(
                 on:click=move |_| {
                     let before = untrack(newest);
                     let act = untrack(|| action.run(()));
+                    let playing = store.playing.get_untracked();
                     store.act(act.clone());
                     let after = untrack(newest).filter(|t| Some(*t) != before);
                     let context = store.exp.with_untracked(|e| e.context_id().to_string());
-                    sent.set(after.map(|t| (context, t, act)));
+                    sent.set(after.map(|t| (context, t, act, playing)));
                 }
             >
                 {label}

@@ -405,6 +405,12 @@ pub fn show_guide() {
     show_panel("section.guide");
 }
 
+/// Brings the Wire panel into view, focused: where a link that names a
+/// trace entry opens.
+pub fn show_wire() {
+    show_panel("section.wire");
+}
+
 /// Scrolls to the panel `selector` finds and puts keyboard focus on it.
 fn show_panel(selector: &str) {
     if let Some(el) = document().query_selector(selector).ok().flatten() {

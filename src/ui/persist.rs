@@ -20,6 +20,9 @@ pub const STORAGE_KEY: &str = "a2a-control-room/run";
 pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
 /// The URL fragment prefix of a share link.
 pub const LINK_PREFIX: &str = "#run=";
+/// What follows a share link's run when the link names the trace entry the
+/// Wire panel shows (`#run=…&entry=15`).
+pub const ENTRY_PART: &str = "&entry=";
 
 /// Autosave's state, shared with *Save and share*: whether a save is due,
 /// the run the user asked this browser to forget (it is not saved again
@@ -93,7 +96,7 @@ pub fn restore(store: Store) -> Option<Hold> {
         None
     });
     let link = take_link(store);
-    let opened = matches!(link, Some(Ok(())));
+    let opened = matches!(link, Some(Ok(_)));
     let own_tab = match link {
         None => restore_own_tab(store),
         Some(_) => None,
@@ -115,7 +118,8 @@ pub fn restore(store: Store) -> Option<Hold> {
                 ));
             }
         },
-        Some(Ok(())) => {
+        Some(Ok(entry)) => {
+            alerts.extend(entry);
             // The run this browser had saved stays within reach of Undo.
             match stored_run(STORAGE_KEY) {
                 Ok(run) => keep_for_undo(store, run),
@@ -380,7 +384,12 @@ fn keep_preference(key: &str, value: Option<&str>) {
 pub fn follow_links(store: Store) {
     let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
         None => {}
-        Some(Ok(())) => say_opened(store, "Opened the shared run."),
+        Some(Ok(entry)) => {
+            say_opened(store, "Opened the shared run.");
+            if let Some(why) = entry {
+                store.raise(why);
+            }
+        }
         Some(Err(why)) => store.raise(format!(
             "The shared link could not be opened: {why}. The run on the page is unchanged. \
              {LINK_STAYS}"
@@ -438,13 +447,23 @@ pub fn watch_other_tabs(store: Store) {
 /// Opens the run of the address's `#run=` fragment, if it has one, and
 /// then removes the fragment: from then on the page saves and restores
 /// locally. A link that cannot be opened stays in the address bar, where
-/// the user can copy it (see [`LINK_STAYS`]).
-fn take_link(store: Store) -> Option<Result<(), String>> {
+/// the user can copy it (see [`LINK_STAYS`]). A link that names a trace
+/// entry ([`ENTRY_PART`]) opens with the Wire panel on it, in view; one it
+/// cannot show is said (the `Ok` value), and Wire shows the latest exchange.
+fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
     let url = window().location();
     let hash = url.hash().unwrap_or_default();
-    let encoded = hash.strip_prefix(LINK_PREFIX)?;
+    let link = hash.strip_prefix(LINK_PREFIX)?;
+    // The run's text is encoded whole, so a raw `&` is the link's own.
+    let (encoded, entry) = match link.split_once(ENTRY_PART) {
+        Some((run, entry)) => (run, Some(entry)),
+        None => (link, None),
+    };
     let opened = match js_sys::decode_uri_component(encoded) {
-        Ok(text) => store.open(&String::from(text)).map_err(|e| e.to_string()),
+        Ok(text) => store
+            .open(&String::from(text))
+            .map(|()| entry.and_then(|entry| show_entry(store, entry)))
+            .map_err(|e| e.to_string()),
         Err(_) => Err("it is not correctly encoded".to_string()),
     };
     if opened.is_ok() {
@@ -694,15 +713,40 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
 pub const MAX_LINK_CHARS: usize = 2 * 1024 * 1024;
 
 /// The share link of a run's text.
-fn link(json: &str) -> String {
+fn link(json: &str, entry: Option<u32>) -> String {
     let url = window().location();
+    let entry = entry.map_or(String::new(), |seq| format!("{ENTRY_PART}{seq}"));
     format!(
-        "{}{}{}{LINK_PREFIX}{}",
+        "{}{}{}{LINK_PREFIX}{}{entry}",
         url.origin().unwrap_or_default(),
         url.pathname().unwrap_or_default(),
         url.search().unwrap_or_default(),
         String::from(js_sys::encode_uri_component(json))
     )
+}
+
+/// A link's trace entry (`entry`, as the link writes it) shown in the Wire
+/// panel, which comes into view once drawn; or why it cannot be.
+fn show_entry(store: Store, entry: &str) -> Option<String> {
+    let seq = entry.parse::<u32>().ok();
+    let known = seq.filter(|&seq| store.exp.with_untracked(|e| e.trace_entry(seq).is_some()));
+    let Some(seq) = known else {
+        // Numbered as the trace numbers them (a branch leaves gaps).
+        let n = store
+            .exp
+            .with_untracked(|e| e.trace().last().map_or(0, |t| t.seq));
+        // What the link says, cut: an address may hold a long text.
+        let mut shown: String = entry.chars().take(24).collect();
+        if shown.len() < entry.len() {
+            shown.push('…');
+        }
+        return Some(format!(
+            "The link names trace entry “{shown}”, which this run does not have (its entries are #1 to #{n}): the run opened, and the Wire panel shows its latest exchange."
+        ));
+    };
+    store.wire_view.set(super::wire::WireView::Entry(seq));
+    request_animation_frame(super::app::show_wire);
+    None
 }
 
 #[component]
@@ -714,6 +758,7 @@ pub fn SharePanel() -> impl IntoView {
     // next change of the run takes it away rather than leave it stale.
     Effect::new(move |_| {
         store.exp.track();
+        store.wire_view.track();
         if shown_link.with_untracked(|l| !l.is_empty()) {
             shown_link.set(String::new());
             // Nor does its button say it was copied.
@@ -724,7 +769,12 @@ pub fn SharePanel() -> impl IntoView {
         let Some(json) = shareable(store) else {
             return;
         };
-        let l = link(&json);
+        // The entry the Wire panel shows, when the user picked one.
+        let entry = match store.wire_view.get_untracked() {
+            super::wire::WireView::Entry(seq) => Some(seq),
+            _ => None,
+        };
+        let l = link(&json, entry);
         // Chromium opens no address longer than 2 MB: a run of much text
         // outside ASCII grows about threefold in a link.
         if l.len() > MAX_LINK_CHARS {

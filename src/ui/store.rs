@@ -1003,7 +1003,15 @@ impl Store {
                     Some(unit) => format!("failed during unit {unit}"),
                     None => "failed: the pause timed out (proposal)".to_string(),
                 },
-                TaskState::Canceled => "canceled, no final artifact".to_string(),
+                // Streamed unit by unit, the chunks of the units done stay.
+                TaskState::Canceled => match e.final_artifact() {
+                    Some(a) => format!(
+                        "canceled, keeping the {} chunk{} of its artifact streamed",
+                        a.parts.len(),
+                        plural(a.parts.len())
+                    ),
+                    None => "canceled, no final artifact".to_string(),
+                },
                 TaskState::Rejected => "rejected before any work".to_string(),
                 TaskState::Paused => "paused (proposal, not part of A2A v1.0)".to_string(),
             };

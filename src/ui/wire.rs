@@ -240,7 +240,7 @@ pub fn WirePanel() -> impl IntoView {
                         .to_string(),
                 );
             }
-            disagreement(&t).map(str::to_string)
+            disagreement(&t, store.exp.with(|e| e.config().artifact_per_unit)).map(str::to_string)
         })
     };
     // Why an entry has no messages: the client did not send what the page
@@ -821,8 +821,9 @@ fn json_lines(json: String) -> impl IntoView {
 }
 
 /// Where A2A's spec and its SDKs disagree about this entry, or what the spec
-/// leaves to the agent and this one does, said plainly.
-fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
+/// leaves to the agent and this one does, said plainly; `per_unit`: the
+/// agent streams its artifact unit by unit.
+fn disagreement(t: &crate::model::TraceEntry, per_unit: bool) -> Option<&'static str> {
     use crate::model::{Event, Refusal};
     match (t.event, t.outcome) {
         (Event::CancelRequested, Outcome::Refused(Refusal::NotCancelable(TaskState::Canceled))) => {
@@ -858,6 +859,12 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
              1.3.0's blocking SendMessage returns here, as at INPUT_REQUIRED). Spec §7.6: the agent \
              SHOULD also accept messages to the task while it is AUTH_REQUIRED (to negotiate, \
              correct or reject); this page sends none.",
+        ),
+        _ if t.after == TaskState::Completed && t.outcome == Outcome::Done && per_unit => Some(
+            "Streamed unit by unit: this last chunk appends the final unit's chunk and the summary \
+             to the artifact already sent with the same artifactId (append: true, lastChunk: \
+             true), and a Task answered now carries every part. A canceled or failed task keeps \
+             the chunks it streamed: nothing in A2A v1.0 stops an agent keeping a partial artifact.",
         ),
         _ if t.after == TaskState::Completed && t.outcome == Outcome::Done => Some(
             "The final artifact comes in one chunk, at completion: lastChunk is true and append is \

@@ -1045,9 +1045,13 @@ impl<'a> Walk<'a> {
             Event::AskedAuth { unit } => {
                 format!("Authorization is needed before unit {unit} of {n}; grant it out of band.")
             }
-            Event::Failed { unit, second } => {
-                format!("Unit {unit} failed at its second {second}; the task has no result.")
-            }
+            // Streamed unit by unit, the units done before it keep their chunks.
+            Event::Failed { unit, second } => match unit - 1 {
+                done @ 1.. if self.exp.config().artifact_per_unit => format!(
+                    "Unit {unit} failed at its second {second}; the task has no final result, and keeps the chunks of the {done} units done before it."
+                ),
+                _ => format!("Unit {unit} failed at its second {second}; the task has no result."),
+            },
             Event::Rejected => "The agent rejected the task before doing any work.".into(),
             Event::TimedOut if e.after == TaskState::Failed => format!(
                 "The self-park timed out after {}; the task failed.",
