@@ -199,11 +199,11 @@ fn check_invariants(e: &Experiment) -> Result<(), TestCaseError> {
         false => 0,
     };
     prop_assert_eq!(
-        e.final_artifact().map_or(0, |a| a.parts.len()),
+        e.viewed_artifact().map_or(0, |a| a.parts.len()),
         chunks + usize::from(completed)
     );
     prop_assert_eq!(
-        e.final_artifact().is_none(),
+        e.viewed_artifact().is_none(),
         e.no_artifact_reason().is_some()
     );
     // Every recorded state has exactly one trace entry that produced it.

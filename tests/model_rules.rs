@@ -188,7 +188,7 @@ fn completion_takes_exactly_n_times_s_active_seconds_and_yields_the_artifact() {
         assert_eq!(i64::from(e.snapshot().active_s), n * s);
         assert_eq!(i64::from(e.snapshot().completed_units), n);
         assert_eq!(e.snapshot().waiting_s, 0);
-        let art = e.final_artifact().expect("artifact when completed");
+        let art = e.viewed_artifact().expect("artifact when completed");
         let units = if n == 1 { "work unit" } else { "work units" };
         assert!(
             art.text().contains(&format!("{n} of {n} {units} (")),
@@ -210,7 +210,7 @@ fn reject_before_execution_rejects_on_the_first_step_without_work() {
     assert_eq!(state(&e), TaskState::Rejected);
     assert_eq!(e.snapshot().active_s, 0);
     assert_eq!(e.trace().last().unwrap().event, Event::Rejected);
-    assert!(e.final_artifact().is_none());
+    assert!(e.viewed_artifact().is_none());
     assert!(e.no_artifact_reason().unwrap().contains("rejected"));
 }
 
@@ -416,7 +416,7 @@ fn resuming_keeps_task_and_context_ids_and_never_redoes_units() {
         .flat_map(|u| (1..=3u8).map(move |s| (u, s)))
         .collect();
     assert_eq!(worked, expected, "each unit second is worked exactly once");
-    let art = e.final_artifact().unwrap();
+    let art = e.viewed_artifact().unwrap();
     assert!(art.text().contains("use the EU region"), "{}", art.text());
     assert!(
         art.text().contains("Authorization received out of band"),
@@ -450,7 +450,7 @@ fn failure_lands_mid_unit_and_the_unit_is_not_counted() {
             e.trace().last().unwrap().event,
             Event::Failed { unit: 3, second }
         );
-        assert!(e.final_artifact().is_none());
+        assert!(e.viewed_artifact().is_none());
         assert!(e
             .no_artifact_reason()
             .unwrap()
@@ -475,7 +475,7 @@ fn accepted_cancellation_cancels_with_no_artifact_even_after_units_finished() {
     assert_eq!(traced.actor, Actor::Client);
     assert_eq!(traced.outcome_text(), "ok: the agent granted the request");
     assert_eq!(e.snapshot().completed_units, 2);
-    assert!(e.final_artifact().is_none());
+    assert!(e.viewed_artifact().is_none());
     // Said as this agent's way (one artifact at completion), not as an A2A rule.
     let why = e.no_artifact_reason().unwrap();
     assert!(why.contains("2 / 4 units were done"), "{why}");

@@ -82,7 +82,7 @@ fn a_client_pause_and_resume_keeps_the_work_and_completes() {
     assert_eq!(state(&e), TaskState::Completed);
     assert_eq!(e.snapshot().active_s, 12);
     assert!(e
-        .final_artifact()
+        .viewed_artifact()
         .unwrap()
         .text()
         .contains("resume with care"));
@@ -156,7 +156,7 @@ fn wait_for_completion_parks_with_all_work_done_and_completes_on_the_step_after_
     run_to_pause(&mut e);
     assert_eq!(state(&e), TaskState::Paused);
     assert_eq!(e.snapshot().completed_units, 4);
-    assert!(e.final_artifact().is_none(), "no artifact while paused");
+    assert!(e.viewed_artifact().is_none(), "no artifact while paused");
     let t = token(&e);
     e.apply(resume(&t)).unwrap();
     assert_eq!(
@@ -167,7 +167,7 @@ fn wait_for_completion_parks_with_all_work_done_and_completes_on_the_step_after_
     e.apply(Action::Step).unwrap();
     assert_eq!(state(&e), TaskState::Completed);
     assert_eq!(e.snapshot().active_s, 12);
-    assert!(e.final_artifact().is_some());
+    assert!(e.viewed_artifact().is_some());
 }
 
 #[test]

@@ -82,7 +82,7 @@ fn a_run_streamed_unit_by_unit_says_so_and_one_without_the_key_streams_at_comple
         ..cfg()
     };
     let (made, run) = recorded(on, &ops);
-    assert_eq!(made.final_artifact().unwrap().parts.len(), 2);
+    assert_eq!(made.viewed_artifact().unwrap().parts.len(), 2);
     let text = run.to_json();
     assert!(text.contains("\"artifact_per_unit\":true"), "{text}");
     let opened = SavedRun::parse(&text).unwrap();
@@ -95,7 +95,7 @@ fn a_run_streamed_unit_by_unit_says_so_and_one_without_the_key_streams_at_comple
     let opened = SavedRun::parse(&text).unwrap();
     assert!(!opened.config.artifact_per_unit);
     assert_eq!(opened.replay().unwrap(), made);
-    assert!(made.final_artifact().is_none());
+    assert!(made.viewed_artifact().is_none());
 }
 
 #[test]

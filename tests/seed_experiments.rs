@@ -44,7 +44,7 @@ fn resume_an_interruption_keeps_identity_and_work() {
         .count();
     assert_eq!(unit1_seconds, 3, "unit one was not redone");
     assert!(e
-        .final_artifact()
+        .viewed_artifact()
         .unwrap()
         .text()
         .contains("Ship to Lisbon"));

@@ -392,7 +392,7 @@ fn an_artifact_streamed_unit_by_unit_appends_a_chunk_per_unit_and_the_summary_la
     let t = wire::transcript(&e, START);
     let ups = artifact_updates(&t);
     assert_eq!(ups.len(), 3, "one chunk a unit, the last with the summary");
-    let fin = e.final_artifact().unwrap();
+    let fin = e.viewed_artifact().unwrap();
     assert_eq!(fin.parts.len(), 4);
     let texts = |u: &Value| -> Vec<String> {
         each(&u["artifact"]["parts"], "text")
@@ -492,13 +492,13 @@ fn a_task_canceled_or_failed_keeps_the_chunks_it_streamed() {
         failed,
         "Unit 3 failed at its second 2; the task has no final result, and keeps the chunks of the 2 units done before it."
     );
-    assert_eq!(e.final_artifact().unwrap().parts.len(), 2);
+    assert_eq!(e.viewed_artifact().unwrap().parts.len(), 2);
     // A task that fails in its first unit streamed none.
     let mut e = with(|c| (c.artifact_per_unit, c.fail_during) = (true, 1));
     run(&mut e, 100);
     assert_eq!(state(&e), TaskState::Failed);
     assert!(artifact_updates(&wire::transcript(&e, START)).is_empty());
-    assert!(e.final_artifact().is_none());
+    assert!(e.viewed_artifact().is_none());
     assert!(e
         .no_artifact_reason()
         .unwrap()
@@ -529,7 +529,7 @@ fn artifact_streams_only_at_completion() {
     let a = &t[arts[0]].message["result"]["artifactUpdate"];
     assert_eq!(a["lastChunk"], true);
     assert!(a.get("append").is_none());
-    let fin = e.final_artifact().unwrap();
+    let fin = e.viewed_artifact().unwrap();
     assert_eq!(
         a["artifact"],
         json!({"artifactId": fin.artifact_id, "name": fin.name, "parts": [{"text": fin.text()}]})

@@ -634,7 +634,7 @@ impl Experiment {
     }
 
     /// The artifact of the viewed state: see [`Experiment::artifact_of`].
-    pub fn final_artifact(&self) -> Option<Artifact> {
+    pub fn viewed_artifact(&self) -> Option<Artifact> {
         self.artifact_of(self.viewed_task_index(), self.snapshot())
     }
 
@@ -707,7 +707,7 @@ impl Experiment {
         let (n, done) = (self.config.work_units, snap.completed_units);
         match snap.state {
             TaskState::Completed => None,
-            _ if self.final_artifact().is_none() => None,
+            _ if self.viewed_artifact().is_none() => None,
             s if s.is_terminal() => Some(format!(
                 "Partial: the chunks of the {done} / {n} units done, which the {} task keeps (nothing in A2A v1.0 stops an agent keeping a partial artifact).",
                 if s == TaskState::Failed { "failed" } else { "canceled" }
@@ -723,7 +723,7 @@ impl Experiment {
         let snap = self.snapshot();
         let n = self.config.work_units;
         let done = snap.completed_units;
-        if self.final_artifact().is_some() {
+        if self.viewed_artifact().is_some() {
             return None;
         }
         let streams = match self.config.artifact_per_unit {

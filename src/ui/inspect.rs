@@ -238,7 +238,7 @@ pub fn InspectPanel() -> impl IntoView {
             })}
             <h3>"Artifact"</h3>
             <div class="final">
-            {move || store.exp.with(|e| match e.final_artifact() {
+            {move || store.exp.with(|e| match e.viewed_artifact() {
                 // One part a line; a partial one says what it is short of.
                 Some(a) => view! {
                     <pre class="artifact" data-testid="final-artifact">{a.text()}</pre>

@@ -1004,7 +1004,7 @@ impl Store {
                     None => "failed: the pause timed out (proposal)".to_string(),
                 },
                 // Streamed unit by unit, the chunks of the units done stay.
-                TaskState::Canceled => match e.final_artifact() {
+                TaskState::Canceled => match e.viewed_artifact() {
                     Some(a) => format!(
                         "canceled, keeping the {} chunk{} of its artifact streamed",
                         a.parts.len(),
