@@ -259,6 +259,14 @@ test('the messages of an exchange share the Wire list: none is cut while the lis
   b = await boxes();
   assert.equal(b.json[0][0], b.json[0][1], `the request whole: ${JSON.stringify(b)}`);
   assert.ok(b.json[1][0] < b.json[1][1] && b.used >= b.list[0] - 80, `the answer takes the rest: ${JSON.stringify(b)}`);
+  // Shown whole, every message is at its full length, and none scrolls.
+  await page.getByLabel('Show whole messages').check();
+  b = await boxes();
+  assert.ok(b.json.every(([shown, whole]) => shown === whole), `each whole: ${JSON.stringify(b)}`);
+  assert.equal(b.list[0], b.list[1], `the list does not scroll: ${JSON.stringify(b)}`);
+  await page.getByLabel('Show whole messages').uncheck();
+  b = await boxes();
+  assert.ok(b.json[1][0] < b.json[1][1], `cut again: ${JSON.stringify(b)}`);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -385,6 +385,7 @@ pub fn WirePanel() -> impl IntoView {
             .unwrap_or_default()
     };
     let copied = RwSignal::new(0);
+    let whole = RwSignal::new(false);
     let copy = move |_| super::inspect::copy_text(store, raw(), "Messages", copied);
     let export = move |_| {
         let (start, enc) = (
@@ -526,7 +527,11 @@ pub fn WirePanel() -> impl IntoView {
                 <button class="link" on:click=export>"Export transcript"</button>
             </div>
             {move || note().map(|n| view! { <p class="warning">{n}</p> })}
-            <ol class="messages-list" data-testid="wire-messages">
+            // Off: the list keeps its height while a task plays, each long
+            // message scrolling in its own box. On: every message whole, to
+            // read or show one in full (the page then grows with them).
+            <super::actions::Toggle label="Show whole messages".to_string() value=whole/>
+            <ol class="messages-list" class:whole=move || whole.get() data-testid="wire-messages">
                 {move || messages.with(|ms| {
                     if ms.is_empty() {
                         view! { <li class="muted">{nothing_sent}</li> }.into_any()
