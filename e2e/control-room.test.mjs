@@ -1065,3 +1065,37 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('Replay plays the later recorded states back without acting, and stops where the user moves', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 6; i++) await step.click();
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  const replay = page.getByTestId('replay');
+  assert.equal(await replay.innerText(), 'Replay them without acting');
+  await replay.click();
+  assert.equal(await replay.innerText(), 'Stop replay');
+  // To the newest, one state at a time; nothing discarded, nothing traced.
+  await page.getByTestId('timeline-position').filter({ hasText: 'State 8 of 8' }).waitFor();
+  assert.equal(await page.getByTestId('trace-entry').count(), 8);
+  assert.equal(await page.getByTestId('replay').count(), 0, 'at the newest, nothing is left to replay');
+  assert.match(await text(page, 'status'), /Replay ended\.$/);
+  // Stopped by the user: where it is, it stays.
+  await page.getByLabel('Recorded state', { exact: true }).fill('0');
+  await replay.click();
+  await page.getByTestId('timeline-position').filter({ hasText: /^State [3-7] of 8/ }).waitFor();
+  await replay.click();
+  const at = await text(page, 'timeline-position');
+  assert.equal(await replay.innerText(), 'Replay them without acting');
+  await page.waitForTimeout(1200);
+  assert.equal(await text(page, 'timeline-position'), at);
+  // A seek of the user's ends it too.
+  await replay.click();
+  await page.getByLabel('Recorded state', { exact: true }).fill('1');
+  await page.waitForTimeout(1200);
+  assert.match(await text(page, 'timeline-position'), /^State 2 of 8/);
+  assert.equal(await page.getByTestId('trace-entry').count(), 8);
+  assertNoErrors(page);
+  await page.context().close();
+});

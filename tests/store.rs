@@ -239,3 +239,38 @@ fn a_seek_reads_a_notice_but_keeps_the_undo_of_a_replaced_run() {
     store.seek(0);
     assert_eq!(store.notice.get_untracked(), Some(said));
 }
+
+#[test]
+fn a_replay_moves_through_the_later_states_without_acting_and_ends_at_any_other_move() {
+    let _owner = owner();
+    let (store, _) = stepped(5, 6);
+    let newest = store.exp.with_untracked(|e| e.position());
+    let trace = store.exp.with_untracked(|e| e.trace().to_vec());
+    store.seek(1);
+    store.start_replay();
+    let mut ticks = 0;
+    while store.replay.get_untracked().is_some() {
+        store.replay_step();
+        ticks += 1;
+        assert!(ticks <= newest, "the replay ends at the newest state");
+    }
+    assert_eq!(ticks, newest - 1, "one state a tick");
+    assert_eq!(store.exp.with_untracked(|e| e.position()), newest);
+    assert_eq!(
+        store.exp.with_untracked(|e| e.trace().to_vec()),
+        trace,
+        "nothing acted, nothing discarded"
+    );
+    // A seek of the user's between two ticks ends it where the user went.
+    store.seek(0);
+    store.start_replay();
+    store.replay_step();
+    store.seek(4);
+    store.replay_step();
+    assert_eq!(store.replay.get_untracked(), None);
+    assert_eq!(store.exp.with_untracked(|e| e.position()), 4);
+    // At the newest state there is nothing to replay.
+    store.seek(newest);
+    store.start_replay();
+    assert_eq!(store.replay.get_untracked(), None);
+}

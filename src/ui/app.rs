@@ -36,6 +36,7 @@ pub fn ControlRoom(
         persist::remember_preferences(store);
     }
     playback_clock(store);
+    replay_clock(store);
     let alert = AlertPlace::follow(store);
     keyboard_shortcuts(store, alert);
     keep_focus_in_panel();
@@ -175,10 +176,42 @@ pub fn ControlRoom(
 }
 
 /// While playing, one Step per tick; the tick maps N·S active seconds onto a
-/// minute at 1×. The interval is replaced only when play starts or stops or
-/// its period changes (speed or settings), not at each Step; it is cleared
-/// when the page is unmounted.
+/// minute at 1×.
 fn playback_clock(store: Store) {
+    clock(
+        store,
+        Signal::derive(move || store.playing.get()),
+        move || store.play_step(),
+        move || {
+            store.playing.set(false);
+            store.raise("Play could not start: the browser refused a timer.".into());
+        },
+    );
+}
+
+/// While a replay runs, one recorded state per tick of Play's clock.
+fn replay_clock(store: Store) {
+    clock(
+        store,
+        Signal::derive(move || store.replay.with(Option::is_some)),
+        move || store.replay_step(),
+        move || {
+            store.replay.set(None);
+            store.raise("Replay could not start: the browser refused a timer.".into());
+        },
+    );
+}
+
+/// Calls `tick` at Play's pace (see [`play_interval_ms`]) while `on` holds;
+/// `refused` when the browser gives no timer. The interval is replaced only
+/// when `on` or the period changes (speed or settings), not at each tick;
+/// it is cleared when the page is unmounted.
+fn clock(
+    store: Store,
+    on: Signal<bool>,
+    tick: impl Fn() + Clone + 'static,
+    refused: impl Fn() + 'static,
+) {
     let period = Memo::new(move |_| {
         store
             .config
@@ -192,19 +225,13 @@ fn playback_clock(store: Store) {
     };
     Effect::new(move |_| {
         stop();
-        if !store.playing.get() {
+        if !on.get() {
             return;
         }
         let ms = period.get();
-        match set_interval_with_handle(
-            move || store.play_step(),
-            Duration::from_millis(u64::from(ms)),
-        ) {
+        match set_interval_with_handle(tick.clone(), Duration::from_millis(u64::from(ms))) {
             Ok(handle) => running.set_value(Some(handle)),
-            Err(_) => {
-                store.playing.set(false);
-                store.raise("Play could not start: the browser refused a timer.".into());
-            }
+            Err(_) => refused(),
         }
     });
     on_cleanup(stop);

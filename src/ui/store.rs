@@ -47,6 +47,10 @@ pub struct Store {
     /// what shows them is not run again.
     pub config: Memo<Config>,
     pub playing: RwSignal<bool>,
+    /// Replaying the viewed task's recorded states toward the newest, one a
+    /// tick of Play's clock, without acting: where it last moved to (the
+    /// context, the task and the position), so that any other move ends it.
+    pub replay: RwSignal<Option<(String, usize, usize)>>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
     /// Whether the single-key shortcuts (Space, →, `[`, `]`) are on.
@@ -209,6 +213,7 @@ impl Store {
             exp,
             config: Memo::new(move |_| exp.with(|e| *e.config())),
             playing: RwSignal::new(false),
+            replay: RwSignal::new(None),
             speed: RwSignal::new(1),
             shortcuts: RwSignal::new(true),
             clarification: RwSignal::new(DEFAULT_CLARIFICATION.to_string()),
@@ -818,6 +823,59 @@ impl Store {
     /// Views another recorded state of the viewed task.
     pub fn seek(&self, position: usize) {
         self.navigate(|e| e.seek(position));
+    }
+
+    /// Where the view is: the context, the viewed task and its position.
+    fn view_at(&self) -> (String, usize, usize) {
+        self.exp.with_untracked(|e| {
+            (
+                e.context_id().to_string(),
+                e.viewed_task_index(),
+                e.position(),
+            )
+        })
+    }
+
+    /// Replays the viewed task's recorded states from the viewed one to the
+    /// newest, one a tick (see [`Store::replay_step`]), without acting:
+    /// nothing is discarded.
+    pub fn start_replay(&self) {
+        if self.exp.with_untracked(|e| e.later_count()) == 0 {
+            return;
+        }
+        self.playing.set(false);
+        self.replay.set(Some(self.view_at()));
+        self.say("Replaying the recorded states to the newest, without acting.".into());
+    }
+
+    /// Ends a replay where it is.
+    pub fn stop_replay(&self) {
+        if self.replay.with_untracked(Option::is_some) {
+            self.replay.set(None);
+            self.say(format!("Replay stopped. {}", self.view_status()));
+        }
+    }
+
+    /// One tick of a replay: the next recorded state. Any other move since
+    /// the last tick (a seek, an action, Play, another run) ended it, and so
+    /// does the newest state.
+    pub fn replay_step(&self) {
+        let Some(at) = self.replay.get_untracked() else {
+            return;
+        };
+        if self.view_at() != at || self.playing.get_untracked() {
+            self.replay.set(None);
+            return;
+        }
+        self.navigate(|e| e.seek(at.2 + 1));
+        match self.exp.with_untracked(|e| e.later_count()) {
+            0 => {
+                self.replay.set(None);
+                self.status
+                    .set(format!("{} Replay ended.", self.view_status()));
+            }
+            _ => self.replay.set(Some(self.view_at())),
+        }
     }
 
     /// Stops playback and changes what is viewed, when the model allows it,

@@ -12,6 +12,9 @@ fn discard_note(n: usize) -> String {
     )
 }
 
+/// The control that replays the later recorded states without acting.
+const REPLAY: &str = "Replay them without acting";
+
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -21,6 +24,7 @@ pub fn TimelinePanel() -> impl IntoView {
     let later = move || store.exp.with(|e| e.later_count());
     let read_only = move || store.exp.with(|e| e.is_read_only());
     let discards = move || store.exp.with(Experiment::discarded_by_acting) > 0;
+    let replaying = move || store.replay.with(Option::is_some);
     let identity = move || {
         store.exp.with(|e| {
             let short = super::tasks::short;
@@ -82,12 +86,28 @@ pub fn TimelinePanel() -> impl IntoView {
             // moving to an earlier state moves nothing below: an invisible
             // copy of the longest note holds its room.
             <div class="view-note">
-            <p class="warning sizer" aria-hidden="true">{discard_note(MAX_TRACE_ENTRIES)}</p>
+            <p class="warning sizer" aria-hidden="true">
+                {discard_note(MAX_TRACE_ENTRIES)}" "{REPLAY}
+            </p>
             // Play, Step and the actions name this warning in their
-            // descriptions, so it is heard before acting, not after.
+            // descriptions, so it is heard before acting, not after. Beside
+            // it, a way to watch the later states without acting.
             <Show when=discards>
-                <p class="warning" id="discard-warning" data-testid="discard-warning">
-                    {move || discard_note(later())}
+                <p class="warning">
+                    <span id="discard-warning" data-testid="discard-warning">
+                        {move || discard_note(later())}
+                    </span>
+                    " "
+                    <button
+                        class="link"
+                        data-testid="replay"
+                        on:click=move |_| match replaying() {
+                            true => store.stop_replay(),
+                            false => store.start_replay(),
+                        }
+                    >
+                        {move || if replaying() { "Stop replay" } else { REPLAY }}
+                    </button>
                 </p>
             </Show>
             // After an action from an earlier state, until the next one.
