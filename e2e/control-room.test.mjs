@@ -1073,7 +1073,7 @@ test('Replay plays the later recorded states back without acting, and stops wher
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.getByLabel('Recorded state', { exact: true }).fill('1');
   const replay = page.getByTestId('replay');
-  assert.equal(await replay.innerText(), 'Replay them without acting');
+  assert.equal(await replay.innerText(), 'Replay them');
   await replay.click();
   assert.equal(await replay.innerText(), 'Stop replay');
   // To the newest, one state at a time; nothing discarded, nothing traced.
@@ -1087,7 +1087,7 @@ test('Replay plays the later recorded states back without acting, and stops wher
   await page.getByTestId('timeline-position').filter({ hasText: /^State [3-7] of 8/ }).waitFor();
   await replay.click();
   const at = await text(page, 'timeline-position');
-  assert.equal(await replay.innerText(), 'Replay them without acting');
+  assert.equal(await replay.innerText(), 'Replay them');
   await page.waitForTimeout(1200);
   assert.equal(await text(page, 'timeline-position'), at);
   // A seek of the user's ends it too.

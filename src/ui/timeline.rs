@@ -7,13 +7,13 @@ use leptos::prelude::*;
 /// What acting now does to the `n` later recorded states of the viewed task.
 fn discard_note(n: usize) -> String {
     format!(
-        "You are viewing an earlier state. A Step, Play or an action that changes the task now discards the {n} later recorded state{} of this task; one refused, or that changes nothing, discards nothing.",
+        "Viewing an earlier state: a Step, Play or an action that changes the task discards the {n} later recorded state{} of this task (one refused, or that changes nothing, discards none).",
         plural(n)
     )
 }
 
 /// The control that replays the later recorded states without acting.
-const REPLAY: &str = "Replay them without acting";
+const REPLAY: &str = "Replay them";
 
 #[component]
 pub fn TimelinePanel() -> impl IntoView {
@@ -101,6 +101,11 @@ pub fn TimelinePanel() -> impl IntoView {
                     <button
                         class="link"
                         data-testid="replay"
+                        // Its visible words, then what they mean here.
+                        aria-label=move || match replaying() {
+                            true => "Stop replay",
+                            false => "Replay them without acting: the later recorded states, one at a time",
+                        }
                         on:click=move |_| match replaying() {
                             true => store.stop_replay(),
                             false => store.start_replay(),
