@@ -493,6 +493,13 @@ fn a_task_canceled_or_failed_keeps_the_chunks_it_streamed() {
         "Unit 3 failed at its second 2; the task has no final result, and keeps the chunks of the 2 units done before it."
     );
     assert_eq!(e.viewed_artifact().unwrap().parts.len(), 2);
+    let mut e = with(|c| (c.artifact_per_unit, c.fail_during) = (true, 2));
+    run(&mut e, 100);
+    let said = wire::to_jsonl(&wire::transcript(&e, START));
+    assert!(
+        said.contains("keeps the chunk of unit 1, done before it."),
+        "{said}"
+    );
     // A task that fails in its first unit streamed none.
     let mut e = with(|c| (c.artifact_per_unit, c.fail_during) = (true, 1));
     run(&mut e, 100);

@@ -1047,7 +1047,10 @@ impl<'a> Walk<'a> {
             }
             // Streamed unit by unit, the units done before it keep their chunks.
             Event::Failed { unit, second } => match unit - 1 {
-                done @ 1.. if self.exp.config().artifact_per_unit => format!(
+                1 if self.exp.config().artifact_per_unit => format!(
+                    "Unit {unit} failed at its second {second}; the task has no final result, and keeps the chunk of unit 1, done before it."
+                ),
+                done @ 2.. if self.exp.config().artifact_per_unit => format!(
                     "Unit {unit} failed at its second {second}; the task has no final result, and keeps the chunks of the {done} units done before it."
                 ),
                 _ => format!("Unit {unit} failed at its second {second}; the task has no result."),
