@@ -27,9 +27,11 @@ Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
     parsed strictly into google.rpc.ErrorInfo.
 Lines whose payloadType starts with "proposal:" (and agent cards named
 *.proposal.json) are skipped and counted apart, per payloadType; such a line
-must show something of the pause proposal (a pause field or state, a proposal
-method, a proposed error code) or answer a proposal request, so that a v1.0
-message cannot be skipped by a wrong label.
+must carry "pauseProposal": "core" and show something of the pause proposal (a
+pause field or state, a proposal method, a proposed error code) or answer a
+proposal request, so that a v1.0 message cannot be skipped by a wrong label.
+A line may carry "pauseProposal" ("core" or "extension") with a plain
+payloadType: the pause proposal's, in plain v1.0 JSON, and checked strictly.
 Ends with "N passed, 0 failed" (exit 0) or lists failures as file:line (exit 1).
 """
 
@@ -237,8 +239,10 @@ def check_line(line, requests):
     for key in ("seq", "from", "transport", "payloadType", "message"):
         if key not in line:
             raise Bad(f"line lacks {key!r}")
-    if set(line) != {"seq", "from", "transport", "payloadType", "message"}:
+    if set(line) - {"pauseProposal"} != {"seq", "from", "transport", "payloadType", "message"}:
         raise Bad(f"unexpected line keys {sorted(set(line))}")
+    if line.get("pauseProposal", "core") not in ("core", "extension"):
+        raise Bad(f"pauseProposal is {line['pauseProposal']!r}, not core or extension")
     ptype, frm, transport, m = line["payloadType"], line["from"], line["transport"], line["message"]
     if frm not in ("client", "agent") or transport not in ("jsonrpc", "sse"):
         raise Bad(f"bad from/transport {frm!r}/{transport!r}")
@@ -298,6 +302,8 @@ def check_proposal_line(line, proposal_ids):
     m = line.get("message") if isinstance(line, dict) else None
     if not isinstance(m, dict):
         raise Bad("a proposal line needs a JSON-RPC message")
+    if line.get("pauseProposal") != "core":
+        raise Bad(f"marked {line.get('payloadType')} but not pauseProposal: core")
     if "method" in m:
         proposal_ids.add(json.dumps(m.get("id")))
     text = json.dumps(m)
@@ -310,7 +316,7 @@ def check_proposal_line(line, proposal_ids):
 
 
 def check_dir(directory, expect=()):
-    counts, skipped, failures, passed = collections.Counter(), collections.Counter(), [], 0
+    counts, skipped, failures, passed, marked = collections.Counter(), collections.Counter(), [], 0, 0
     files = sorted(Path(directory).glob("*.jsonl"))
     cards = sorted(Path(directory).glob("*.json"))
     if not files:
@@ -339,6 +345,7 @@ def check_dir(directory, expect=()):
                     continue
                 check_line(line, requests)
                 counts[ptype] += 1
+                marked += "pauseProposal" in line
                 passed += 1
             except (Bad, ValueError) as e:
                 failures.append(f"{path}:{n}: " + " ".join(str(e).split()))
@@ -349,6 +356,7 @@ def check_dir(directory, expect=()):
     for k in sorted(skipped):
         print(f"{k:<{width}}  {skipped[k]:>5}  (skipped)")
     print(f"{len(files)} transcripts, {len(cards)} agent cards, {sum(skipped.values())} proposal lines skipped")
+    print(f"{marked} of the lines checked are the pause proposal's in plain v1.0 JSON (pauseProposal)")
     for t in expect:
         if not counts[t]:
             failures.append(f"{directory}: no {t} was checked (expected at least one)")
@@ -419,6 +427,7 @@ def self_test():
     bad["message members out of field order"] = {**req, "message": {**req["message"], "params": {"message": {
         "messageId": "m1", "parts": [{"text": "hi"}], "role": "ROLE_USER"}}}}
     bad["empty StreamResponse"] = frame({})
+    bad["unknown pauseProposal"] = {**good, "pauseProposal": "paused"}
     bad["a Part with no content"] = frame({"artifactUpdate": {"taskId": tid, "contextId": ctx,
                                                              "artifact": {"artifactId": "a", "parts": [{}]}}})
     # Each is rejected for its own reason, not for another that happens to come first.
@@ -444,6 +453,7 @@ def self_test():
         "message members out of field order": "members of message are not in the proto's field order",
         "empty StreamResponse": "payload: one of task, message, statusUpdate, artifactUpdate must be set",
         "a Part with no content": "content: one of text, raw, url, data must be set",
+        "unknown pauseProposal": "not core or extension",
     }
     ok = True
     with tempfile.TemporaryDirectory() as d:
@@ -462,7 +472,11 @@ def self_test():
     # A v1.0 frame labelled proposal: is not skipped unchecked; a transcript
     # without an expected payloadType fails.
     for name, lines, expect in [
-        ("a v1.0 frame marked proposal:", [req, {**good, "payloadType": "proposal:StreamResponse"}], []),
+        ("a v1.0 frame marked proposal:", [req, {**good, "payloadType": "proposal:StreamResponse",
+                                                 "pauseProposal": "core"}], []),
+        ("a proposal: line without pauseProposal",
+         [req, {**upd({"state": "TASK_STATE_PAUSED", "timestamp": ts}),
+                "payloadType": "proposal:StreamResponse"}], []),
         ("no Task checked", [req, good], ["Task"]),
     ]:
         with tempfile.TemporaryDirectory() as d:

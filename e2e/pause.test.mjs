@@ -296,10 +296,18 @@ test('Export transcript writes the chosen pause encoding: the proposed core, or 
     assert.ok(types.includes(t), `${t} in ${types.join(' ')}`);
   }
   assert.ok(core.some((l) => l.includes('"TASK_STATE_PAUSED"')));
+  // Every line the proposal has a part in says so, in the encoding it travels in;
+  // the task's creation, before any pause, is v1.0's alone.
+  const marks = (lines) => lines.map((l) => JSON.parse(l).pauseProposal);
+  assert.deepEqual(core.filter((l) => /"payloadType":"proposal:/.test(l) && !l.endsWith(',"pauseProposal":"core"}')), []);
+  assert.equal(marks(core)[0], undefined);
   const ext = await exported('ext');
   assert.equal(ext.length, core.length, 'the same exchanges, encoded another way');
   assert.deepEqual(ext.filter((l) => /"payloadType":"proposal:|TASK_STATE_PAUSED/.test(l)), []);
-  assert.ok(ext.some((l) => l.includes('https://a2a-control-room.example/extensions/pause/v1')));
+  const extension = ext.filter((l) => l.includes('https://a2a-control-room.example/extensions/pause/v1'));
+  assert.ok(extension.length > 0);
+  assert.deepEqual(extension.filter((l) => JSON.parse(l).pauseProposal !== 'extension'), []);
+  assert.ok(!marks(ext).includes('core'));
   await done(page);
 });
 

@@ -2476,6 +2476,11 @@ fn transitions_only_the_pause_lifecycle_makes_are_said_to_be_the_proposals() {
                 let said = wire::explain(m);
                 assert!(said.contains(label), "{said}");
             }
+            // The export marks them too, though a strict v1.0 check reads them.
+            for line in wire::to_jsonl(&m).lines() {
+                let v: Value = serde_json::from_str(line).unwrap();
+                assert_eq!(v["pauseProposal"], enc.as_str(), "{line}");
+            }
         }
     }
     // The same requests and frames outside a pause are v1.0's alone.
@@ -2491,6 +2496,8 @@ fn transitions_only_the_pause_lifecycle_makes_are_said_to_be_the_proposals() {
         {
             let said = wire::explain(m);
             assert!(!said.contains("proposal"), "{said}");
+            let line = wire::to_jsonl(std::slice::from_ref(m));
+            assert!(!line.contains("pauseProposal"), "{line}");
         }
     }
 }

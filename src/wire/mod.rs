@@ -197,6 +197,14 @@ pub enum PauseEncoding {
 }
 
 impl PauseEncoding {
+    /// Its name in an exported line's `pauseProposal`: `core` or `extension`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            PauseEncoding::ProposedCore => "core",
+            PauseEncoding::V1Extension => "extension",
+        }
+    }
+
     /// The encoding that is not this one.
     pub const fn other(self) -> PauseEncoding {
         match self {
@@ -541,18 +549,40 @@ pub fn agent_card_in(pause_on: bool, enc: PauseEncoding) -> Value {
     card
 }
 
-/// One JSON line per message: `{"seq","from","transport","payloadType","message"}`.
+/// One JSON line per message: `{"seq","from","transport","payloadType","message"}`,
+/// and `"pauseProposal"` (`core` or `extension`) last on a line the pause
+/// proposal has a part in (see [`pause_part`]): its JSON may be plain v1.0.
 pub fn to_jsonl(messages: &[WireMessage]) -> String {
     let mut out = String::new();
     for (i, m) in messages.iter().enumerate() {
-        let line = obj!(
+        let mut line = obj!(
             "seq" => i + 1, "from" => m.from.as_str(), "transport" => m.transport.as_str(),
             "payloadType" => m.payload_type, "message" => m.message.clone(),
         );
+        if let Some(enc) = pause_part(m) {
+            line["pauseProposal"] = Value::from(enc.as_str());
+        }
         out += &line.to_string();
         out.push('\n');
     }
     out
+}
+
+/// Whether the pause proposal has a part in `m`, and in which encoding:
+/// a `proposal:` payloadType, or plain v1.0 JSON that only the pause
+/// lifecycle sends (see [`WireMessage::of_pause`]), in the RFC's core
+/// encoding; plain v1.0 carrying the pause extension (in a message,
+/// metadata, history or error detail) or answering its call, in the
+/// extension's. `None`: A2A v1.0's alone. The Wire panel labels each line
+/// by it, and the export marks each line with it (`pauseProposal`).
+pub fn pause_part(m: &WireMessage) -> Option<PauseEncoding> {
+    if m.payload_type.starts_with("proposal:") || m.of_pause == Some(PauseEncoding::ProposedCore) {
+        Some(PauseEncoding::ProposedCore)
+    } else if m.of_pause.is_some() || m.message.to_string().contains(PAUSE_EXTENSION) {
+        Some(PauseEncoding::V1Extension)
+    } else {
+        None
+    }
 }
 
 /// What the agent answered, from the last message of an on-demand request's
@@ -658,16 +688,10 @@ pub fn explain(m: &WireMessage) -> String {
         Party::Client => "client → agent",
         Party::Agent => "agent → client",
     };
-    let proposal = if m.payload_type.starts_with("proposal:")
-        || m.of_pause == Some(PauseEncoding::ProposedCore)
-    {
-        ", proposal"
-    } else if m.of_pause.is_some() || v.to_string().contains(PAUSE_EXTENSION) {
-        // Plain v1.0 carrying the pause extension (in a message, metadata,
-        // history or error detail) or answering its call: still the proposal's.
-        ", pause extension, a proposal"
-    } else {
-        ""
+    let proposal = match pause_part(m) {
+        Some(PauseEncoding::ProposedCore) => ", proposal",
+        Some(PauseEncoding::V1Extension) => ", pause extension, a proposal",
+        None => "",
     };
     let closes = if m.closes_stream {
         "; the agent then closes the stream"
