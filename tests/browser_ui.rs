@@ -1595,7 +1595,7 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     p.click("#act-pause").await;
     assert_eq!(
         p.text("[data-testid=status]"),
-        "Pause task: a pause is already requested (proposal); nothing changed."
+        "Pause task (proposal): a pause is already requested; nothing changed."
     );
     // The same no-op again is said again: the live region's text changes.
     let said = || p.q("[data-testid=status]").text_content().unwrap();
@@ -1639,7 +1639,7 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     p.click("#act-resume-wrong").await;
     let alert = p.text("[data-testid=alert]");
     assert!(
-        alert.starts_with("Resume with wrong token refused"),
+        alert.starts_with("Resume with wrong token (proposal) refused"),
         "{alert}"
     );
     assert!(alert.contains("-32011"), "{alert}");
@@ -1722,7 +1722,7 @@ async fn an_event_that_wakes_nothing_says_so_under_its_button_not_done() {
     assert_eq!(p.state(), "TASK_STATE_WORKING");
     let said = p.text("#act-fire-event-reason");
     assert_eq!(
-        said, "Fire event: nothing waits for the event “pr.closed”; nothing changed.",
+        said, "Fire event (proposal): nothing waits for the event “pr.closed”; nothing changed.",
         "not \"Done: … Play or Step carries it on\""
     );
     // The next Step is newer: the line goes back to the button's hint.
@@ -1769,7 +1769,7 @@ async fn only_the_matching_event_wakes_a_self_parked_task() {
     // Said under the button too, where the user looks after the click.
     assert_eq!(
         p.text("#act-fire-event-reason"),
-        "Fire event: nothing waits for the event “build.done”; nothing changed."
+        "Fire event (proposal): nothing waits for the event “build.done”; nothing changed."
     );
     p.type_text("#event-to-fire", "pr.merged").await;
     p.q("#act-fire-event")

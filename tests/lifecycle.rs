@@ -1123,6 +1123,24 @@ fn possible_now_names_only_the_causes_that_could_act_from_here() {
         causes(&e, (Working, Paused)),
         ["the pending pause takes effect"]
     );
+    // A pause that waits for completion is still pending when the agent
+    // self-parks before unit 2: the Step's cause is the self-park.
+    let mut e = exp(Config {
+        work_units: 3,
+        seconds_per_unit: 2,
+        self_park_before: 2,
+        ..proposal()
+    });
+    e.apply(Action::Step).unwrap();
+    e.apply(pause(PauseMode::WaitForCompletion)).unwrap();
+    e.apply(Action::Step).unwrap();
+    assert!(e.snapshot().pending.is_some());
+    assert_eq!(causes(&e, (Working, Paused)), ["agent self-parks"]);
+    e.apply(Action::Step).unwrap();
+    assert_eq!(
+        e.trace().last().unwrap().event,
+        Event::SelfParked { unit: 2 }
+    );
 }
 
 #[test]

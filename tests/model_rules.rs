@@ -31,7 +31,11 @@ fn every_setting_accepts_exactly_its_range() {
         (Setting::InputGate, 0, 13),
         (Setting::AuthGate, 0, 13),
         (Setting::FailDuring, 0, 13),
+        (Setting::SelfParkBefore, 0, 13),
+        (Setting::SelfParkTimeout, 0, 60),
     ];
+    let all: Vec<Setting> = Setting::CORE.into_iter().chain(Setting::PROPOSAL).collect();
+    assert_eq!(all, expected.map(|(s, ..)| s), "every setting is checked");
     for (setting, lo, hi) in expected {
         for v in lo..=hi {
             let c = cfg().with(setting, v).expect("in range");

@@ -82,6 +82,25 @@ impl Action {
             Action::FireEvent(_) => "Fire event",
         }
     }
+
+    /// Whether this is one of the pause proposal's actions (not A2A v1.0).
+    pub const fn is_proposal(&self) -> bool {
+        matches!(
+            self,
+            Action::PauseTask { .. } | Action::ResumeTask { .. } | Action::FireEvent(_)
+        )
+    }
+
+    /// The action as the page's status lines and alerts name it: its
+    /// [`label`](Action::label), a pause proposal's labelled so.
+    pub const fn said(&self) -> &'static str {
+        match self {
+            Action::PauseTask { .. } => "Pause task (proposal)",
+            Action::ResumeTask { .. } => "Resume task (proposal)",
+            Action::FireEvent(_) => "Fire event (proposal)",
+            _ => self.label(),
+        }
+    }
 }
 
 /// Why an action was not carried out. Every refusal is a value, traced with

@@ -423,11 +423,7 @@ impl Experiment {
             Action::RequestCancellation => Ok(()),
             Action::FollowUp if !state.is_terminal() => Err(Refusal::NotTerminal(state)),
             Action::FollowUp => Ok(()),
-            Action::PauseTask { .. } | Action::ResumeTask { .. } | Action::FireEvent(_)
-                if !self.config.pause_proposal =>
-            {
-                Err(Refusal::ProposalOff)
-            }
+            a if a.is_proposal() && !self.config.pause_proposal => Err(Refusal::ProposalOff),
             // The RFC pauses WORKING tasks only (PR #1277 would also have
             // paused SUBMITTED ones).
             Action::PauseTask { reason, .. } => match state {

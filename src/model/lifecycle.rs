@@ -116,16 +116,21 @@ impl Experiment {
         let snap = *self.snapshot();
         let from = snap.state;
         let mut stepped = None;
-        snap.step(&self.task_config(), |before, next, _| {
+        let mut by = None;
+        snap.step(&self.task_config(), |before, next, event| {
             if stepped.is_none() && next.state != before {
                 stepped = Some(next.state);
+                by = Some(event);
             }
         });
         // What a Step would cause, in the words of its edge, or narrower
-        // where the edge has more than one cause.
+        // where the edge has more than one cause: a pending pause may wait
+        // (for completion) while the agent self-parks first.
         let step_cause = match (from, stepped) {
-            (Working, Some(Paused)) if snap.pending.is_some() => "the pending pause takes effect",
-            (Working, Some(Paused)) => "agent self-parks",
+            (Working, Some(Paused)) if matches!(by, Some(Event::SelfParked { .. })) => {
+                "agent self-parks"
+            }
+            (Working, Some(Paused)) => "the pending pause takes effect",
             (Paused, Some(Working)) => "timeout, then resume",
             (f, Some(t)) => Transition::between(f, t).map_or("a Step", |e| e.label),
             (_, None) => "a Step",

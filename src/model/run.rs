@@ -458,7 +458,7 @@ impl SavedRun {
                     }
                 }
                 ScriptOp::Act { action, ok } => {
-                    let label = action.label();
+                    let label = action.said();
                     match (e.apply(action.clone()), ok) {
                         (Ok(_), true) | (Err(_), false) => {}
                         // Runs saved before a repeated cancel of a canceled

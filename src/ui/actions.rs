@@ -67,7 +67,7 @@ pub fn ActionButton(
     let unchanged = move || match outcome() {
         Some(Outcome::Unchanged(why)) => sent.with(|s| {
             s.as_ref().map(|(_, entry, action, _)| {
-                nothing_changed(action.label(), why, action, entry.after)
+                nothing_changed(action.said(), why, action, entry.after)
             })
         }),
         _ => None,

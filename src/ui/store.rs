@@ -299,7 +299,7 @@ impl Store {
         by_play: bool,
         before: TaskState,
     ) -> bool {
-        let label = label.unwrap_or(if by_play { "Play" } else { action.label() });
+        let label = label.unwrap_or(if by_play { "Play" } else { action.said() });
         let undo_point = self.undo_point();
         // Undo reaches the last action the user took: this one, from now on
         // (Play's own Steps keep the Undo of the Play that discarded).
@@ -526,12 +526,12 @@ impl Store {
 
     /// Proposal: sends [`Store::resume_action`].
     pub fn resume(&self, right_token: bool) {
-        let label = if right_token {
-            "Resume task"
+        let action = untrack(|| self.resume_action(right_token));
+        if right_token {
+            self.act(action);
         } else {
-            "Resume with wrong token"
-        };
-        self.act_as(untrack(|| self.resume_action(right_token)), label);
+            self.act_as(action, "Resume with wrong token (proposal)");
+        }
     }
 
     /// Play / Pause playback. Play takes its first Step at once, then one per tick.
@@ -1089,9 +1089,7 @@ pub fn nothing_changed(label: &str, why: NoChange, sent: &Action, after: TaskSta
         (NoChange::NoTaskWaitsForEvent, Action::FireEvent(name)) => {
             format!("nothing waits for the event “{}”", name.trim())
         }
-        (NoChange::PauseAlreadyRequested, _) => {
-            "a pause is already requested (proposal)".to_string()
-        }
+        (NoChange::PauseAlreadyRequested, _) => "a pause is already requested".to_string(),
         _ => format!("the task is already {after}"),
     };
     format!("{label}: {why}; nothing changed.")

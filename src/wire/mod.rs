@@ -939,11 +939,33 @@ impl<'a> Walk<'a> {
     /// replaces the one that carries it (the current status message is in
     /// `status` only, as a2a-sdk's task store keeps it).
     fn task_in_full(&self, ti: usize, rec: u32, upto: u32) -> Value {
+        self.task_answered(ti, rec, Some(upto))
+    }
+
+    /// [`Walk::task_in_full`], without its `history` when `upto` is `None`:
+    /// the client asked for none (`historyLength` 0).
+    fn task_answered(&self, ti: usize, rec: u32, upto: Option<u32>) -> Value {
         let mut task = self.task_at(ti, rec);
-        let current = self.status_since(ti, rec);
         if let Some(a) = self.artifact_at(ti, rec) {
             task["artifacts"] = vec![a].into();
         }
+        if let Some(upto) = upto {
+            task["history"] = self.history(ti, rec, upto).into();
+        }
+        // The pause's `metadata` (field 6) after `artifacts` and `history`,
+        // in the proto's field order, as a ProtoJSON writer prints them.
+        if let Some(o) = task.as_object_mut() {
+            if let Some(m) = o.shift_remove("metadata") {
+                o.insert("metadata".into(), m);
+            }
+        }
+        task
+    }
+
+    /// The `history` of task `ti` at its recorded state `rec`, sent by trace
+    /// entry `upto` (see [`Walk::task_in_full`]).
+    fn history(&self, ti: usize, rec: u32, upto: u32) -> Vec<Value> {
+        let current = self.status_since(ti, rec);
         let records = self.exp.tasks()[ti].records();
         let kept = |at: u32| at <= rec && records.binary_search_by_key(&at, |r| r.id).is_ok();
         let mut entries: Vec<&TraceEntry> = records
@@ -966,23 +988,14 @@ impl<'a> Walk<'a> {
             }));
             entries.sort_by_key(|e| e.seq);
         }
-        let history: Vec<Value> = entries
+        entries
             .into_iter()
             .filter_map(|e| {
                 (self.client_message(e, true))
                     .or_else(|| self.kept_call(e))
                     .or_else(|| (e.seq != current).then(|| self.agent_message(e)).flatten())
             })
-            .collect();
-        task["history"] = history.into();
-        // The pause's `metadata` (field 6) after `artifacts` and `history`,
-        // in the proto's field order, as a ProtoJSON writer prints them.
-        if let Some(o) = task.as_object_mut() {
-            if let Some(m) = o.shift_remove("metadata") {
-                o.insert("metadata".into(), m);
-            }
-        }
-        task
+            .collect()
     }
 
     /// The `task` that opens a clarification's stream: the task as the agent
@@ -1307,12 +1320,14 @@ impl<'a> Walk<'a> {
         } else {
             // Non-blocking: a task paused through metadata stays WORKING, so a
             // blocking SendMessage would not be answered until the task ends.
+            // With no history: each pause and resume is a message the task
+            // keeps, so every answer would repeat all those before it.
             request(
                 seq,
                 "SendMessage",
                 obj!(
                     "message" => self.ext_message(e, call),
-                    "configuration" => obj!("returnImmediately" => true),
+                    "configuration" => obj!("historyLength" => 0, "returnImmediately" => true),
                 ),
             )
         }];
@@ -1337,7 +1352,13 @@ impl<'a> Walk<'a> {
             out.push(m);
             return out;
         }
-        let task = self.task_in_full(ti, rec, seq);
+        // The extension's client asks for no history (above); PauseTask's
+        // answer in the proposed core reads only the status.
+        let task = match (self.core(), resume.is_some()) {
+            (true, true) => self.task_in_full(ti, rec, seq),
+            (true, false) => self.task_at(ti, rec),
+            (false, _) => self.task_answered(ti, rec, None),
+        };
         out.push(if !self.core() {
             reply(
                 seq,
