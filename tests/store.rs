@@ -248,6 +248,10 @@ fn a_replay_moves_through_the_later_states_without_acting_and_ends_at_any_other_
     let trace = store.exp.with_untracked(|e| e.trace().to_vec());
     store.seek(1);
     store.start_replay();
+    // What is said during a replay (a file refused, another tab's save)
+    // stays said through its ticks, as through Play's Steps.
+    store.raise("The run file could not be opened.".into());
+    store.notice.set(Some("Another tab of this page saved a different run.".into()));
     let mut ticks = 0;
     while store.replay.get_untracked().is_some() {
         store.replay_step();
@@ -255,6 +259,14 @@ fn a_replay_moves_through_the_later_states_without_acting_and_ends_at_any_other_
         assert!(ticks <= newest, "the replay ends at the newest state");
     }
     assert_eq!(ticks, newest - 1, "one state a tick");
+    assert_eq!(
+        store.alert.get_untracked().as_deref(),
+        Some("The run file could not be opened.")
+    );
+    assert_eq!(
+        store.notice.get_untracked().as_deref(),
+        Some("Another tab of this page saved a different run.")
+    );
     assert_eq!(store.exp.with_untracked(|e| e.position()), newest);
     assert_eq!(
         store.exp.with_untracked(|e| e.trace().to_vec()),

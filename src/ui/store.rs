@@ -867,7 +867,7 @@ impl Store {
             self.replay.set(None);
             return;
         }
-        self.navigate(|e| e.seek(at.2 + 1));
+        self.move_view(|e| e.seek(at.2 + 1), false);
         match self.exp.with_untracked(|e| e.later_count()) {
             0 => {
                 self.replay.set(None);
@@ -881,17 +881,26 @@ impl Store {
     /// Stops playback and changes what is viewed, when the model allows it,
     /// and shows why not otherwise.
     fn navigate(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>) {
+        self.move_view(go, true);
+    }
+
+    /// [`Store::navigate`], for the user's own move when `by_user`; a
+    /// replay's tick leaves what the page says alone, as Play's Steps do (a
+    /// file refused or another tab's save said during a replay stays said).
+    fn move_view(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, by_user: bool) {
         self.playing.set(false);
         match self.exp.try_update(go) {
             Some(Err(e)) => self.raise(e.to_string()),
             Some(Ok(())) => {
                 self.forget_discarded();
-                // A refusal said about another state is no longer true here.
-                self.alert.set(None);
-                // A notice has been read (a copy, a discard whose Undo the
-                // move ends); one that brings back a replaced run stays.
-                if untrack(|| self.notice_undo()).is_none() {
-                    self.notice.set(None);
+                if by_user {
+                    // A refusal said about another state is no longer true here.
+                    self.alert.set(None);
+                    // A notice has been read (a copy, a discard whose Undo the
+                    // move ends); one that brings back a replaced run stays.
+                    if untrack(|| self.notice_undo()).is_none() {
+                        self.notice.set(None);
+                    }
                 }
                 self.status.set(self.view_status());
             }
