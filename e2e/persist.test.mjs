@@ -883,17 +883,52 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
   assert.match(await notice.innerText(), /^Step discarded \d+ later recorded states\. Undo \(here, or under Recorded states\) brings them back until your next action or a reload\. This browser did not let the page save the run \(storage is full or off\): Download run or Copy link, under Save and share, keeps it\. It is said once, until a save succeeds\./);
-  // Said once: the next refused save does not bring it back after the user has read on.
+  // Said once: the next refused save does not bring it back after the user has read on;
+  // Save and share goes on saying it until a save succeeds.
+  const notSaved = page.getByTestId('not-saved');
   await step.click();
   await settle(page);
   assert.equal(await notice.innerText(), '');
+  assert.match(await notSaved.innerText(), /^Not saved now: this browser refuses to store the run \(storage is full or off\), so closing this tab loses/);
   // A save that succeeds again, then one refused: said again.
   await page.evaluate(() => { window.__full = false; });
   await step.click();
   await settle(page);
+  assert.ok(await notSaved.isHidden());
   await page.evaluate(() => { window.__full = true; });
   await step.click();
   await notice.filter({ hasText: 'did not let the page save the run' }).waitFor();
+  assert.ok(await notSaved.isVisible());
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a reload after refused saves brings back this tab\'s newer run, and says why, not another tab', async () => {
+  const page = await openPage(browser());
+  // Full for the run saved in this browser (localStorage) only; this tab's copy is kept.
+  await page.context().addInitScript(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (this === window.localStorage && key === 'a2a-control-room/run' && sessionStorage.getItem('full')) {
+        throw new DOMException('full', 'QuotaExceededError');
+      }
+      return set.call(this, key, value);
+    };
+  });
+  await page.reload();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await settle(page);
+  await page.evaluate(() => sessionStorage.setItem('full', '1'));
+  for (let i = 0; i < 3; i++) await step.click();
+  await settle(page);
+  assert.ok(await page.getByTestId('not-saved').isVisible());
+  const mine = await snapshot(page);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), mine, 'the newer run, not the one saved before');
+  assert.equal(await text(page, 'notice'),
+    "Restored this tab's own run: this browser refused to save its latest changes (storage is full or off), so this tab's own copy, newer than the run saved in this browser, was opened.");
   assertNoErrors(page);
   await page.context().close();
 });

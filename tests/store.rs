@@ -251,7 +251,9 @@ fn a_replay_moves_through_the_later_states_without_acting_and_ends_at_any_other_
     // What is said during a replay (a file refused, another tab's save)
     // stays said through its ticks, as through Play's Steps.
     store.raise("The run file could not be opened.".into());
-    store.notice.set(Some("Another tab of this page saved a different run.".into()));
+    store.notice.set(Some(
+        "Another tab of this page saved a different run.".into(),
+    ));
     let mut ticks = 0;
     while store.replay.get_untracked().is_some() {
         store.replay_step();

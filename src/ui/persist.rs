@@ -34,6 +34,9 @@ struct Saving {
     due: StoredValue<bool>,
     forgotten: StoredValue<Option<String>>,
     unread: StoredValue<Option<String>>,
+    /// The browser refused the last save (storage full or off): said in
+    /// *Save and share* until a save succeeds.
+    refused: RwSignal<bool>,
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -49,17 +52,33 @@ fn tab_storage() -> Option<web_sys::Storage> {
 /// What a reload says that brings back this tab's run over another tab's.
 const OWN_TAB: &str = "Restored this tab's own run: another tab of this page saved a different run in this browser since, which this tab's next change saves over (the browser keeps one run, the last saved; Download run or Copy link keeps the other tab's run, from that tab).";
 
+/// What a reload says that brings back this tab's run, newer than the
+/// checkpoint because the browser refused to save it.
+const OWN_UNSAVED: &str = "Restored this tab's own run: this browser refused to save its latest changes (storage is full or off), so this tab's own copy, newer than the run saved in this browser, was opened.";
+
+/// Set in this tab's storage while the browser refuses to save its run:
+/// this tab's own copy is then newer than the checkpoint.
+const UNSAVED_KEY: &str = "a2a-control-room/unsaved";
+
 /// At a reload: this tab's own run, when the checkpoint holds a different,
-/// readable run another tab saved since; `None` when the checkpoint is this
-/// tab's (or unreadable, said as ever), or this tab kept none. A copy of
-/// this tab's that cannot be opened is said, and the checkpoint opened.
-fn restore_own_tab(store: Store) -> Option<Result<(), String>> {
-    let own = tab_storage()?.get_item(STORAGE_KEY).ok().flatten()?;
-    let saved = stored_run_text(STORAGE_KEY)?;
-    if own == saved || SavedRun::parse(&saved).is_err() {
+/// readable run another tab saved since, or none or an older one because
+/// the browser refused this tab's saves; with what the page says of it.
+/// `None` when the checkpoint is this tab's (or unreadable, said as ever),
+/// or this tab kept none. A copy of this tab's that cannot be opened is
+/// said, and the checkpoint opened.
+fn restore_own_tab(store: Store) -> Option<Result<&'static str, String>> {
+    let tab = tab_storage()?;
+    let own = tab.get_item(STORAGE_KEY).ok().flatten()?;
+    let unsaved = tab.get_item(UNSAVED_KEY).ok().flatten().is_some();
+    let saved = stored_run_text(STORAGE_KEY);
+    let unreadable = saved
+        .as_deref()
+        .is_some_and(|s| SavedRun::parse(s).is_err());
+    if unreadable || saved.as_deref() == Some(own.as_str()) || (saved.is_none() && !unsaved) {
         return None;
     }
-    Some(store.open(&own).map_err(|why| {
+    let said = if unsaved { OWN_UNSAVED } else { OWN_TAB };
+    Some(store.open(&own).map(|()| said).map_err(|why| {
         format!(
             "This tab's own copy of its run could not be opened: {why}; the run saved in this browser was opened instead, and this tab's copy is replaced at its next save."
         )
@@ -101,9 +120,11 @@ pub fn restore(store: Store) -> Option<Hold> {
         None => restore_own_tab(store),
         Some(_) => None,
     };
-    let own = matches!(own_tab, Some(Ok(())));
+    let own = matches!(own_tab, Some(Ok(_)));
     match link {
-        None if own => store.notice.set(Some(OWN_TAB.into())),
+        None if own => store
+            .notice
+            .set(own_tab.and_then(Result::ok).map(String::from)),
         None => match restore_saved(store) {
             Saved::Restored => match own_tab {
                 Some(Err(why)) => alerts.push(why),
@@ -555,10 +576,12 @@ pub fn autosave(store: Store, hold: Option<Hold>) {
             .then(|| stored_run_text(STORAGE_KEY))
             .flatten(),
     );
+    let refused = RwSignal::new(false);
     provide_context(Saving {
         due,
         forgotten,
         unread,
+        refused,
     });
     // Writes the save that is due, if one is.
     let flush = move || {
@@ -568,7 +591,11 @@ pub fn autosave(store: Store, hold: Option<Hold>) {
             let text = store.run_json();
             if forgotten.with_value(|f| f.as_deref() != Some(text.as_str())) {
                 forgotten.set_value(None);
-                save(store, &text);
+                if let Some(ok) = save(store, &text) {
+                    if refused.get_untracked() == ok {
+                        refused.set(!ok);
+                    }
+                }
             }
         }
     };
@@ -603,10 +630,12 @@ fn mark_save(what: &str) {
     }
 }
 
-fn save(store: Store, text: &str) {
+/// Saves `text` as the run; whether the browser took it (`None`: too large
+/// to save, said as such).
+fn save(store: Store, text: &str) -> Option<bool> {
     if let Err(why) = within_limit(text) {
         add_to_notice(store, &why);
-        return;
+        return None;
     }
     // A reload opens this checkpoint with the Undo copy beside it: this
     // tab's, not one another tab kept there since. Written first: the run
@@ -617,14 +646,25 @@ fn save(store: Store, text: &str) {
     if let Some(tab) = tab_storage() {
         let _ = tab.set_item(STORAGE_KEY, text);
     }
-    let saved = storage().map(|s| s.set_item(STORAGE_KEY, text));
-    if !matches!(saved, Some(Ok(()))) {
+    let saved = matches!(
+        storage().map(|s| s.set_item(STORAGE_KEY, text)),
+        Some(Ok(()))
+    );
+    // Whether this tab's copy is newer than the checkpoint, for its reload.
+    if let Some(tab) = tab_storage() {
+        let _ = match saved {
+            true => tab.remove_item(UNSAVED_KEY),
+            false => tab.set_item(UNSAVED_KEY, "1"),
+        };
+    }
+    if !saved {
         if !SAVE_REFUSED.replace(true) {
             add_to_notice(store, SAVE_REFUSED_NOTICE);
         }
-        return;
+        return Some(false);
     }
     SAVE_REFUSED.set(false);
+    Some(true)
 }
 
 /// Says `text` in the notice after what it already says (a fresh start,
@@ -805,6 +845,7 @@ pub fn SharePanel() -> impl IntoView {
     // The unreadable checkpoint that stayed under its key, as it was read:
     // offered whatever has been saved over it since.
     let saving = use_context::<Saving>();
+    let refused = saving.map_or_else(|| RwSignal::new(false), |s| s.refused);
     let unread = saving.and_then(|s| s.unread.get_value());
     let held = unread.map(|text| {
         let label = format!("Download {STORAGE_KEY}, as it was read when the page opened");
@@ -851,13 +892,21 @@ pub fn SharePanel() -> impl IntoView {
     let forget = move |_| {
         // A save still due, even for a change made just before, would
         // write the run straight back: this run is saved again once it changes.
-        if let Some(Saving { due, forgotten, .. }) = saving {
+        if let Some(Saving {
+            due,
+            forgotten,
+            refused,
+            ..
+        }) = saving
+        {
             due.set_value(false);
             mark_save("idle");
             forgotten.set_value(Some(store.run_json()));
+            refused.set(false);
         }
         if let Some(tab) = tab_storage() {
             let _ = tab.remove_item(STORAGE_KEY);
+            let _ = tab.remove_item(UNSAVED_KEY);
         }
         let Some(s) = storage() else {
             return store.raise(
@@ -925,6 +974,11 @@ pub fn SharePanel() -> impl IntoView {
                 "This run is saved in this browser (localStorage) after every change and comes back "
                 "when you reopen the page. A link or a run file reproduces it exactly elsewhere: "
                 "same ids, recorded states, trace and position."
+            </p>
+            <p class="warning" data-testid="not-saved" hidden=move || !refused.get()>
+                "Not saved now: this browser refuses to store the run (storage is full or off), "
+                "so closing this tab loses what changed since the last save. "
+                "Download run or Copy link keeps it."
             </p>
             <div class="buttons">
                 <button on:click=copy_link>{move || super::inspect::copy_label(copied, "Copy link")}</button>
