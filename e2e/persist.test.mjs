@@ -656,6 +656,11 @@ test('a link that cannot be opened brings back the run saved in this browser and
     ['#run=%E0%A4%A', /it is not correctly encoded/],
     ['#run=', /it is empty/],
     ['#run=%7B%22format%22%3A%22nope%22%7D', /not an a2a-control-room\/run file/],
+    // Mangled by hand: named for what is wrong, not read as the run's JSON or ignored.
+    ['#run=%7B%7D&foo=bar', /it has a part this page does not know, “&foo=bar” \(a run's link may add “&entry=N” and nothing else\)/],
+    ['#run=%7B%7D&entry=2&entry=3', /it names more than one trace entry/],
+    ['#RUN=%7B%7D', /its address ends in “#RUN=%7B%7D”, where a run's link has “#run=” first/],
+    ['#entry=2&run=%7B%7D', /its address ends in “#entry=2&run=%7B%7D”/],
   ]) {
     // A real page load (a new fragment alone would not reload the page).
     await page.goto('about:blank');

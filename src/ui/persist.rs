@@ -474,12 +474,33 @@ pub fn watch_other_tabs(store: Store) {
 fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
     let url = window().location();
     let hash = url.hash().unwrap_or_default();
-    let link = hash.strip_prefix(LINK_PREFIX)?;
-    // The run's text is encoded whole, so a raw `&` is the link's own.
-    let (encoded, entry) = match link.split_once(ENTRY_PART) {
-        Some((run, entry)) => (run, Some(entry)),
-        None => (link, None),
+    let Some(link) = hash.strip_prefix(LINK_PREFIX) else {
+        // A run's link mangled (#RUN=…, #entry=2&run=…) is said, not ignored.
+        let lower = hash.to_ascii_lowercase();
+        let mangled = lower.starts_with(LINK_PREFIX) || lower.contains("&run=");
+        return mangled.then(|| {
+            Err(format!(
+                "its address ends in “{}”, where a run's link has “{LINK_PREFIX}” first",
+                cut(&hash)
+            ))
+        });
     };
+    // The run's text is encoded whole, so a raw `&` is the link's own: it
+    // may add one `&entry=N`, and nothing else.
+    let mut parts = link.split('&');
+    let encoded = parts.next().unwrap_or_default();
+    let mut entry = None;
+    for part in parts {
+        let Some(n) = part.strip_prefix(&ENTRY_PART[1..]) else {
+            return Some(Err(format!(
+                "it has a part this page does not know, “&{}” (a run's link may add “{ENTRY_PART}N” and nothing else)",
+                cut(part)
+            )));
+        };
+        if entry.replace(n).is_some() {
+            return Some(Err(format!("it names more than one trace entry (“{ENTRY_PART}”)")));
+        }
+    }
     let opened = match js_sys::decode_uri_component(encoded) {
         Ok(text) => store
             .open(&String::from(text))
@@ -767,6 +788,15 @@ fn link(json: &str, entry: Option<u32>) -> String {
 
 /// A link's trace entry (`entry`, as the link writes it) shown in the Wire
 /// panel, which comes into view once drawn; or why it cannot be.
+/// What a link says, cut to 24 characters: an address may hold a long text.
+fn cut(text: &str) -> String {
+    let mut shown: String = text.chars().take(24).collect();
+    if shown.len() < text.len() {
+        shown.push('…');
+    }
+    shown
+}
+
 fn show_entry(store: Store, entry: &str) -> Option<String> {
     let seq = entry.parse::<u32>().ok();
     let known = seq.filter(|&seq| store.exp.with_untracked(|e| e.trace_entry(seq).is_some()));
@@ -775,11 +805,7 @@ fn show_entry(store: Store, entry: &str) -> Option<String> {
         let n = store
             .exp
             .with_untracked(|e| e.trace().last().map_or(0, |t| t.seq));
-        // What the link says, cut: an address may hold a long text.
-        let mut shown: String = entry.chars().take(24).collect();
-        if shown.len() < entry.len() {
-            shown.push('…');
-        }
+        let shown = cut(entry);
         return Some(format!(
             "The link names trace entry “{shown}”, which this run does not have (its entries are #1 to #{n}): the run opened, and the Wire panel shows its latest exchange."
         ));
