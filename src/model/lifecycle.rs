@@ -476,10 +476,9 @@ fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
     let at = |s: &Snapshot| x0 + (s.active_s - s.lost_s).saturating_sub(done);
     let mut ahead = Vec::new();
     // What waits for the client now has its gap drawn: it is answered.
-    let mut snap = last.answered().unwrap_or(*last);
-    let mut numbered = snap.completed_units + u8::from(snap.seconds_into_unit(config) > 0);
-    // Each move is a second, a gate or a pause: the plan is far shorter.
-    for _ in 0..MAX_PLAN_MOVES {
+    let first = last.answered().unwrap_or(*last);
+    let mut numbered = first.completed_units + u8::from(first.seconds_into_unit(config) > 0);
+    for (snap, next, event) in last.run_ahead(config) {
         if snap.state == TaskState::Working
             && snap.completed_units == numbered
             && numbered < config.work_units
@@ -490,9 +489,6 @@ fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
                 what: Ahead::Unit(numbered),
             });
         }
-        let Some((next, event)) = snap.advance(config) else {
-            break;
-        };
         let what = match event {
             Event::AskedInput { .. } => Some(Ahead::Input),
             Event::AskedAuth { .. } => Some(Ahead::Auth),
@@ -505,11 +501,6 @@ fn plan_ahead(config: &Config, last: &Snapshot, x0: u32) -> Vec<PlanMark> {
         if let Some(what) = what {
             ahead.push(PlanMark { x: at(&next), what });
         }
-        snap = next.answered().unwrap_or(next);
     }
     ahead
 }
-
-/// Moves [`plan_ahead`] runs at most: every second of the longest plan,
-/// each gate and pause, with room to spare.
-const MAX_PLAN_MOVES: usize = 4096;

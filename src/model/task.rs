@@ -114,11 +114,7 @@ impl Snapshot {
                     .is_some_and(|p| p.by == Initiator::Agent && p.deadline_s.is_some())
         };
         let mut unless_park_fails = park_fails(self);
-        let mut snap = self.answered().unwrap_or(*self);
-        // One move per second of work, gate or pause: far fewer than this.
-        let most = 4 * usize::from(config.work_units) * (usize::from(config.seconds_per_unit) + 2);
-        for i in 0..most {
-            let (next, event) = snap.advance(config)?;
+        for (i, (_, next, event)) in self.run_ahead(config).enumerate() {
             match event {
                 Event::PauseTookEffect { .. } => {
                     return Some(PauseFate::TakesEffect {
@@ -128,13 +124,29 @@ impl Snapshot {
                 }
                 Event::Failed { unit, .. } => return Some(PauseFate::LapsesAtFailure { unit }),
                 _ if next.state.is_terminal() => return Some(PauseFate::LapsesAtCompletion),
-                _ => {
-                    unless_park_fails |= park_fails(&next);
-                    snap = next.answered().unwrap_or(next);
-                }
+                _ => unless_park_fails |= park_fails(&next),
             }
         }
         None
+    }
+
+    /// The task's own moves from here ([`Snapshot::advance`]), as if the
+    /// client answered at once whatever waits for it (a self-park resumed
+    /// too) and did nothing else: each as the state it leaves, the next
+    /// and its event, until the task ends. What the time bar's plan draws
+    /// and what a pending pause's fate is read from.
+    pub fn run_ahead(&self, config: &Config) -> impl Iterator<Item = (Snapshot, Snapshot, Event)> {
+        let config = *config;
+        let mut snap = Some(self.answered().unwrap_or(*self));
+        // One move per second of work, gate or pause: far fewer than this.
+        let most = 4 * usize::from(config.work_units) * (usize::from(config.seconds_per_unit) + 2);
+        std::iter::from_fn(move || {
+            let cur = snap.take()?;
+            let (next, event) = cur.advance(&config)?;
+            snap = Some(next.answered().unwrap_or(next));
+            Some((cur, next, event))
+        })
+        .take(most)
     }
 
     /// This snapshot paused now by `by` (the resume token is issued by the

@@ -498,7 +498,9 @@ fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
             )));
         };
         if entry.replace(n).is_some() {
-            return Some(Err(format!("it names more than one trace entry (“{ENTRY_PART}”)")));
+            return Some(Err(format!(
+                "it names more than one trace entry (“{ENTRY_PART}”)"
+            )));
         }
     }
     let opened = match js_sys::decode_uri_component(encoded) {
