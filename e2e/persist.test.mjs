@@ -1028,3 +1028,42 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   assertNoErrors(bad);
   await bad.context().close();
 });
+
+test('the task list follows each Step in its newest row, and another run of the same context in every row', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Work units').fill('1');
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  const rows = () => page.getByTestId('task-list-item').evaluateAll((li) => li.map((e) => e.querySelector('.badge').textContent));
+  await step.click();
+  await settle(page);
+  // The run so far, shared as a link; two futures of it: task 1 completed, or canceled.
+  const start = await page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  const link = (run) => `#run=${encodeURIComponent(run)}`;
+  while (await step.isEnabled()) await step.click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  await page.locator('#act-follow-up').click();
+  await step.click();
+  assert.deepEqual(await rows(), ['TASK_STATE_COMPLETED', 'TASK_STATE_WORKING']);
+  await settle(page);
+  const completed = await page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  await page.evaluate((hash) => { location.hash = hash; }, link(start));
+  await page.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  assert.deepEqual(await rows(), ['TASK_STATE_WORKING']);
+  await page.locator('#act-cancel').click();
+  await waitState(page, 'TASK_STATE_CANCELED');
+  assert.deepEqual(await rows(), ['TASK_STATE_CANCELED']);
+  await page.locator('#act-follow-up').click();
+  assert.deepEqual(await rows(), ['TASK_STATE_CANCELED', 'TASK_STATE_SUBMITTED']);
+  // The other future, the same context and as many tasks: each row says its own.
+  await page.evaluate((hash) => { location.hash = hash; }, link(completed));
+  await page.waitForFunction(() => document.querySelector('[data-testid=task-list-item] .badge').textContent === 'TASK_STATE_COMPLETED');
+  assert.deepEqual(await rows(), ['TASK_STATE_COMPLETED', 'TASK_STATE_WORKING']);
+  const newest = await page.getByTestId('task-list-item').nth(1).innerText();
+  assert.match(newest, /newest/);
+  // Viewing an earlier state of the newest task is said on its row alone.
+  await page.getByRole('button', { name: 'Previous recorded state' }).click();
+  assert.match(await page.getByTestId('task-list-item').nth(1).innerText(), /its latest state; you are viewing an earlier one/);
+  assert.doesNotMatch(await page.getByTestId('task-list-item').nth(0).innerText(), /viewing an earlier one/);
+  assertNoErrors(page);
+  await page.context().close();
+});

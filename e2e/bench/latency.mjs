@@ -1,4 +1,5 @@
-// Benchmark: click-to-DOM latency of Step with a long history.
+// Benchmark: click-to-DOM latency of Step with a long history, and with a
+// long follow-up chain (3 300 tasks in one context).
 // Builds ≥ 10 000 recorded states and trace entries (12 units × 10 s tasks,
 // followed up one after another), then times Step clicks until the DOM has
 // settled, and until the frame that shows the result has been painted.
@@ -100,4 +101,43 @@ console.log(
     `(floor: two frames; an idle frame here is ${frames.interval.toFixed(1)} ms)`,
 );
 assertNoErrors(page);
+
+// A long follow-up chain: 3 300 tasks of 3 units of 1 s, opened from a link;
+// then, 20 times, a follow-up and its Steps (each of which changes the newest
+// task's row), timed click to DOM.
+const chainConfig = {
+  work_units: 3, seconds_per_unit: 1, input_gate: 0, auth_gate: 0, fail_during: 0,
+  reject_before_execution: false, worker_accepts_cancellation: true, pause_proposal: false,
+  self_park_before: 0, resume_event: '', self_park_timeout: 0, on_timeout: 'Fail',
+};
+const chain = {
+  format: 'a2a-control-room/run', version: 2, config: chainConfig, ids: { seed: 7, drawn: 0 }, started_ms: 0,
+  script: Array.from({ length: 3_299 }, () => [{ Steps: 3 }, { Act: { action: 'FollowUp', ok: true } }]).flat(),
+};
+const long = await openPage(browser, `#run=${encodeURIComponent(JSON.stringify(chain))}`, { viewport: { width: 1280, height: 800 } });
+await long.getByTestId('task-list-item').nth(3_299).waitFor({ state: 'attached', timeout: 120_000 });
+const chainSamples = await long.evaluate(async () => {
+  const out = [];
+  const settle = () => new Promise((r) => setTimeout(r, 5));
+  for (let t = 0; t < 20; t++) {
+    const step = document.getElementById('step');
+    while (!step.disabled) {
+      let last = 0;
+      const obs = new MutationObserver(() => { last = performance.now(); });
+      obs.observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+      const start = performance.now();
+      step.click();
+      await new Promise((r) => setTimeout(r, 0));
+      obs.disconnect();
+      out.push(last - start);
+      await settle();
+    }
+    document.getElementById('act-follow-up').click();
+    await settle();
+  }
+  return out;
+});
+const chainTasks = await long.getByTestId('task-list-item').count();
+console.log(`Step click-to-DOM latency with ${chainTasks} tasks in the context, over ${chainSamples.length} clicks: ${summary(chainSamples)}`);
+assertNoErrors(long);
 await browser.close();
