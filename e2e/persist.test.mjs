@@ -1027,6 +1027,12 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   assert.match(await text(bad, 'wire-heading'), /\(latest/);
   assertNoErrors(bad);
   await bad.context().close();
+  // Written otherwise than the page writes it: said too.
+  const signed = await openPage(browser(), link.replace(/&entry=1$/, '&entry=+1'));
+  await signed.getByTestId('task-state').waitFor();
+  assert.match(await text(signed, 'alert'), /^The link names trace entry “\+1”, which this run does not have/);
+  assertNoErrors(signed);
+  await signed.context().close();
 });
 
 test('the task list follows each Step in its newest row, and another run of the same context in every row', async () => {

@@ -800,7 +800,12 @@ fn cut(text: &str) -> String {
 }
 
 fn show_entry(store: Store, entry: &str) -> Option<String> {
-    let seq = entry.parse::<u32>().ok();
+    // Digits only: `+2` or ` 2` is not how the page writes an entry.
+    let seq = entry
+        .bytes()
+        .all(|b| b.is_ascii_digit())
+        .then(|| entry.parse::<u32>().ok())
+        .flatten();
     let known = seq.filter(|&seq| store.exp.with_untracked(|e| e.trace_entry(seq).is_some()));
     let Some(seq) = known else {
         // Numbered as the trace numbers them (a branch leaves gaps).
