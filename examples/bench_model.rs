@@ -2,11 +2,13 @@
 //! seek time at 1 000 recorded states and near the most one run keeps
 //! ([`MAX_TRACE_ENTRIES`] trace entries), and the time to open the costliest
 //! kind of run a link may carry: tens of thousands of branches, each
-//! rewinding one state of a long parked task and stepping again.
+//! rewinding one state of a long parked task and stepping again; and the
+//! time to export the transcript of a run of 6 400 pauses and resumes.
 //!
 //! Run with `cargo run --release --example bench_model`.
 
 use a2a_control_room::model::*;
+use a2a_control_room::wire::{self, PauseEncoding};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -150,4 +152,42 @@ fn main() {
         );
     }
     bench_branch_churn();
+    bench_export();
+}
+
+/// The time to write the transcript (*Export transcript*) of a run of
+/// 6 400 pauses and resumes (the pause proposal), in both its encodings.
+fn bench_export() {
+    let config = Config {
+        work_units: 12,
+        seconds_per_unit: 10,
+        pause_proposal: true,
+        ..Config::default()
+    };
+    let mut e = Experiment::new(config, IdSource::seeded(7)).unwrap();
+    e.apply(Action::Step).unwrap();
+    for _ in 0..6_400 {
+        e.apply(Action::PauseTask {
+            mode: PauseMode::InterruptImmediate,
+            reason: "review".into(),
+        })
+        .unwrap();
+        let token = e.resume_token().unwrap().to_string();
+        e.apply(Action::ResumeTask {
+            token,
+            input: None,
+            continue_transcript: true,
+        })
+        .unwrap();
+    }
+    for enc in [PauseEncoding::ProposedCore, PauseEncoding::V1Extension] {
+        let start = Instant::now();
+        let text = wire::to_jsonl(&wire::transcript_in(&e, 0, enc));
+        println!(
+            "export of {} trace entries (6 400 pauses and resumes, {enc:?}): {:.1} MB in {:.0} ms",
+            e.trace().len(),
+            text.len() as f64 / 1e6,
+            start.elapsed().as_secs_f64() * 1e3
+        );
+    }
 }

@@ -718,6 +718,9 @@ struct Walk<'a> {
     /// In the extension: the accepted PauseTask and ResumeTask calls that
     /// changed nothing, found once per walk for the tasks' histories.
     no_op_calls: Vec<&'a TraceEntry>,
+    /// By task: how many of its records [`Walk::message_records`] has read,
+    /// and the ids of those that may put a message in its history.
+    said: std::cell::RefCell<Vec<(usize, Vec<u32>)>>,
 }
 
 impl<'a> Walk<'a> {
@@ -740,6 +743,7 @@ impl<'a> Walk<'a> {
             base_s,
             times: Vec::with_capacity(exp.trace().len()),
             stream: None,
+            said: Default::default(),
             no_op_calls: match enc {
                 PauseEncoding::ProposedCore => Vec::new(),
                 PauseEncoding::V1Extension => exp
@@ -968,10 +972,10 @@ impl<'a> Walk<'a> {
         let current = self.status_since(ti, rec);
         let records = self.exp.tasks()[ti].records();
         let kept = |at: u32| at <= rec && records.binary_search_by_key(&at, |r| r.id).is_ok();
-        let mut entries: Vec<&TraceEntry> = records
-            .iter()
-            .take_while(|r| r.id <= rec)
-            .filter_map(|r| self.exp.trace_entry(r.id))
+        let mut entries: Vec<&TraceEntry> = self
+            .message_records(ti, rec)
+            .into_iter()
+            .filter_map(|id| self.exp.trace_entry(id))
             .collect();
         // In the extension, an accepted PauseTask that changed nothing (the
         // task already paused) is a message all the same: kept with the
@@ -996,6 +1000,32 @@ impl<'a> Walk<'a> {
                     .or_else(|| (e.seq != current).then(|| self.agent_message(e)).flatten())
             })
             .collect()
+    }
+
+    /// The ids of task `ti`'s records up to `rec` whose entries may put a
+    /// message in its history (see [`Walk::history`]). Found once per walk:
+    /// a run of many pauses and resumes answers with its history again and
+    /// again.
+    fn message_records(&self, ti: usize, rec: u32) -> Vec<u32> {
+        let records = self.exp.tasks()[ti].records();
+        let mut said = self.said.borrow_mut();
+        if said.len() <= ti {
+            said.resize_with(ti + 1, Default::default);
+        }
+        let (scanned, ids) = &mut said[ti];
+        let end = records.partition_point(|r| r.id <= rec);
+        for r in records.get(*scanned..end).unwrap_or_default() {
+            let e = self.exp.trace_entry(r.id);
+            if e.is_some_and(|e| {
+                self.client_message(e, true).is_some()
+                    || self.kept_call(e).is_some()
+                    || self.agent_message(e).is_some()
+            }) {
+                ids.push(r.id);
+            }
+        }
+        *scanned = (*scanned).max(end);
+        ids[..ids.partition_point(|&id| id <= rec)].to_vec()
     }
 
     /// The `task` that opens a clarification's stream: the task as the agent
@@ -1169,7 +1199,7 @@ impl<'a> Walk<'a> {
     fn pause(&self, ti: usize, rec: u32) -> Option<Value> {
         let (exp, s) = (self.exp, self.snap(ti, rec)?);
         let (p, c) = (s.pause?, exp.config());
-        let at = self.time(self.pause_start(ti, p.token).unwrap_or(rec));
+        let at = self.time(self.pause_start(ti, rec, p.token).unwrap_or(rec));
         let agent = p.by == Initiator::Agent;
         let by = if agent { "AGENT" } else { "CLIENT" };
         let mut v = obj!("initiatedBy" => format!("PAUSE_INITIATOR_{by}"));
@@ -1213,18 +1243,27 @@ impl<'a> Walk<'a> {
     fn paused_until(&self, ti: usize, rec: u32) -> Option<i64> {
         let p = self.snap(ti, rec)?.pause?;
         let d = p.deadline_s?;
-        Some(self.time(self.pause_start(ti, p.token)?) + 1000 * i64::from(d - p.since_s))
+        Some(self.time(self.pause_start(ti, rec, p.token)?) + 1000 * i64::from(d - p.since_s))
     }
 
-    /// The recorded state where the pause with this token began.
-    fn pause_start(&self, ti: usize, token: Option<u32>) -> Option<u32> {
-        let mut records = self.exp.tasks()[ti].records().iter();
-        let r = records.find(|r| {
-            r.snap
-                .pause
-                .is_some_and(|q| token.is_some() && q.token == token)
-        })?;
-        Some(r.id)
+    /// The recorded state where the pause with this token, in place at
+    /// `rec`, began: found from `rec` back, as a pause's states follow one
+    /// another (a run of many pauses asks again and again).
+    fn pause_start(&self, ti: usize, rec: u32, token: Option<u32>) -> Option<u32> {
+        token?;
+        let records = self.exp.tasks()[ti].records();
+        let carries = |i: usize| records[i].snap.pause.is_some_and(|q| q.token == token);
+        let mut i = records.partition_point(|r| r.id <= rec);
+        let mut start = None;
+        while i > 0 && carries(i - 1) {
+            i -= 1;
+            start = Some(records[i].id);
+        }
+        start.or_else(|| {
+            (0..records.len())
+                .find(|&i| carries(i))
+                .map(|i| records[i].id)
+        })
     }
 
     /// The resumed `statusUpdate` of entry `seq`, with the RFC's metadata.
@@ -1522,7 +1561,7 @@ impl<'a> Walk<'a> {
     /// The artifact at the recorded state `rec` of task `ti`.
     fn artifact_at(&self, ti: usize, rec: u32) -> Option<Value> {
         let records = self.exp.tasks().get(ti)?.records();
-        let r = records.iter().find(|r| r.id == rec)?;
+        let r = &records[records.binary_search_by_key(&rec, |r| r.id).ok()?];
         self.exp.artifact_of(ti, &r.snap).map(artifact)
     }
 }
