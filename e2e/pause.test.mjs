@@ -173,7 +173,7 @@ test('a resume event name too long stays in its field to mend, marked as not in 
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
   assert.equal(
     await text(page, 'resume-event-refused'),
-    'Not in use: the resume event name is longer than 64 bytes. The experiment keeps “pr.merged”.',
+    'Not in use: the resume event name (proposal) is longer than 64 bytes. The experiment keeps “pr.merged”.',
   );
   // Another setting changed, a Step taken: the text and its mark stay together.
   await page.getByLabel('Work units').fill('5');

@@ -1348,7 +1348,7 @@ async fn pause_terminal_task_shows_the_proposed_error_in_both_encodings() {
     p.choose("#pause-encoding", "ext").await;
     assert_eq!(
         p.text("[data-testid=status]"),
-        "Pause encoding: v1.0 extension; the Wire panel shows the same exchanges in it."
+        "Pause encoding: the proposal in a v1.0 extension; the Wire panel shows the same exchanges in it."
     );
     let raw = p.text("[data-testid=wire-messages]");
     assert!(
@@ -1661,6 +1661,11 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     assert!(
         p.disabled("#act-resume"),
         "nothing to resume once the task works"
+    );
+    // Inspect says what the resume was: the proposal's, not v1.0's.
+    assert_eq!(
+        p.text("[data-testid=identity]"),
+        "First task of this context; resumed 1× (from a pause, a proposal) under the same task id, its completed units kept."
     );
 }
 

@@ -45,7 +45,10 @@ fn every_setting_accepts_exactly_its_range() {
             let err = cfg().with(setting, v).expect_err("out of range");
             assert_eq!(err, ConfigError { setting, value: v });
             let msg = err.to_string();
-            assert!(msg.contains(setting.label()), "{msg}");
+            assert!(msg.starts_with(&setting.said()), "{msg}");
+            // A proposal setting is said to be one.
+            let proposal = Setting::PROPOSAL.contains(&setting);
+            assert_eq!(msg.contains("proposal"), proposal, "{msg}");
             assert!(msg.contains(&format!("between {lo} and {hi}")), "{msg}");
         }
     }

@@ -317,7 +317,7 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"self_park_timeout\":0", "\"self_park_timeout\":-1"),
-            "its settings are invalid: Self-park timeout (minutes) must be between 0 and 60, 0 = off (got -1)",
+            "its settings are invalid: Self-park timeout (minutes, proposal) must be between 0 and 60, 0 = off (got -1)",
         ),
         (
             "[".repeat(10_000),

@@ -34,6 +34,17 @@ impl Setting {
     /// The proposal's numeric settings (pause/resume, not part of A2A v1.0).
     pub const PROPOSAL: [Setting; 2] = [Setting::SelfParkBefore, Setting::SelfParkTimeout];
 
+    /// The setting as what the page says of it names it: its label, a
+    /// proposal setting's labelled so.
+    pub fn said(self) -> String {
+        let label = self.label();
+        match (Setting::PROPOSAL.contains(&self), label.strip_suffix(')')) {
+            (false, _) => label.to_string(),
+            (true, Some(open)) => format!("{open}, proposal)"),
+            (true, None) => format!("{label} (proposal)"),
+        }
+    }
+
     /// The control's accessible name on the page.
     pub const fn label(self) -> &'static str {
         match self {
@@ -100,7 +111,7 @@ impl Setting {
         let off = if self.zero_is_off() { ", 0 = off" } else { "" };
         format!(
             "{} must be between {} and {}{off} (got {given})",
-            self.label(),
+            self.said(),
             r.start(),
             r.end()
         )

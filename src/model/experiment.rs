@@ -773,12 +773,20 @@ impl Experiment {
     /// (or a pause, proposal) up to the viewed state: each time under the
     /// same task id, its completed units kept.
     pub fn resumes(&self) -> usize {
+        self.resumes_from(TaskState::is_waiting)
+    }
+
+    /// Of [`Experiment::resumes`], those from a pause (proposal).
+    pub fn resumes_from_pause(&self) -> usize {
+        self.resumes_from(|s| s == TaskState::Paused)
+    }
+
+    /// How often the viewed task went from a state `from` accepts back to
+    /// work, up to the viewed state.
+    fn resumes_from(&self, from: impl Fn(TaskState) -> bool) -> usize {
         self.viewed_task().records()[..=self.position]
             .windows(2)
-            .filter(|w| {
-                let (a, b) = (w[0].snap.state, w[1].snap.state);
-                a.is_waiting() && b == TaskState::Working
-            })
+            .filter(|w| from(w[0].snap.state) && w[1].snap.state == TaskState::Working)
             .count()
     }
 

@@ -134,7 +134,7 @@ impl std::fmt::Display for EventNameTooLong {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "The resume event name is longer than {MAX_EVENT_BYTES} bytes."
+            "The resume event name (proposal) is longer than {MAX_EVENT_BYTES} bytes."
         )
     }
 }

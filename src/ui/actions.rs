@@ -280,7 +280,7 @@ fn TextField(
         let why = text(&format!("{sends}-reason"));
         store.say(format!(
             "Enter sent nothing: {} is off now. {why}",
-            button.text_content().unwrap_or_default().trim()
+            untrack(|| action.run(())).said()
         ));
     };
     let field = if rows > 0 {

@@ -97,9 +97,14 @@ pub fn InspectPanel() -> impl IntoView {
             } else {
                 format!("Follow-up: a new task id, the same context id as task {i}, which it references")
             };
+            let paused = match e.resumes_from_pause() {
+                0 => String::new(),
+                p if p == e.resumes() => " (from a pause, a proposal)".to_string(),
+                p => format!(" ({p} from a pause, a proposal)"),
+            };
             match e.resumes() {
                 0 => format!("{first}."),
-                k => format!("{first}; resumed {k}× under the same task id, its completed units kept."),
+                k => format!("{first}; resumed {k}×{paused} under the same task id, its completed units kept."),
             }
         })
     };

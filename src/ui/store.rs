@@ -574,13 +574,13 @@ impl Store {
             }
             Err(_) => self.raise(format!(
                 "{} must be a whole number (got “{}”).",
-                setting.label(),
+                setting.said(),
                 raw
             )),
             // Back to the value in use: this setting's alert is answered.
             Ok(v) if i64::from(config.get(setting)) == v => self.answer_alert(setting.label()),
             Ok(v) => match config.with(setting, v) {
-                Ok(config) => self.configure(config, &format!("{} changed", setting.label())),
+                Ok(config) => self.configure(config, &format!("{} changed", setting.said())),
                 Err(e) => self.raise(e.to_string()),
             },
         }
@@ -616,7 +616,11 @@ impl Store {
             }
             Ok(name) => {
                 config.resume_event = name;
-                self.fresh_from(config, "Resume event name changed", FieldCommit::OnBlur);
+                self.fresh_from(
+                    config,
+                    "Resume event name (proposal) changed",
+                    FieldCommit::OnBlur,
+                );
                 None
             }
             Err(e) => {
@@ -639,7 +643,7 @@ impl Store {
     pub fn set_on_timeout(&self, on_timeout: OnTimeout) {
         let mut config = self.exp.with_untracked(|e| *e.config());
         config.on_timeout = on_timeout;
-        self.configure(config, "On timeout changed");
+        self.configure(config, "On timeout (proposal) changed");
     }
 
     /// Sets one switch; starts a fresh experiment.

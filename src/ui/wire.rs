@@ -482,7 +482,7 @@ pub fn WirePanel() -> impl IntoView {
                             // name a state this encoding writes otherwise.
                             store.say(format!(
                                 "Pause encoding: {}; the Wire panel shows the same exchanges in it.",
-                                if ext { "v1.0 extension" } else { "proposed core (proposal, not A2A v1.0)" }
+                                if ext { "the proposal in a v1.0 extension" } else { "proposed core (proposal, not A2A v1.0)" }
                             ));
                         }
                     >
@@ -612,7 +612,7 @@ pub fn WirePanel() -> impl IntoView {
 fn encoding_label(enc: PauseEncoding) -> &'static str {
     match enc {
         PauseEncoding::ProposedCore => "Proposed core (proposal, not A2A v1.0)",
-        PauseEncoding::V1Extension => "v1.0 extension (legal today)",
+        PauseEncoding::V1Extension => "Proposal in a v1.0 extension (legal today)",
     }
 }
 
