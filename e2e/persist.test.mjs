@@ -929,11 +929,23 @@ test('a reload after refused saves brings back this tab\'s newer run, and says w
   await settle(page);
   assert.ok(await page.getByTestId('not-saved').isVisible());
   const mine = await snapshot(page);
+  // Still full at the reload: the run comes back, and is still said not to be saved.
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.deepEqual(await snapshot(page), mine, 'the newer run, not the one saved before');
-  assert.equal(await text(page, 'notice'),
-    "Restored this tab's own run: this browser refused to save its latest changes (storage is full or off), so this tab's own copy, newer than the run saved in this browser, was opened.");
+  const said = "Restored this tab's own run: this browser refused to save its latest changes (storage is full or off), and this tab kept its own copy, which was opened.";
+  assert.equal(await text(page, 'notice'), said);
+  await page.getByTestId('not-saved').waitFor();
+  // Room again by the next reload: the newer run is saved at once, not at its next change.
+  await page.evaluate(() => sessionStorage.removeItem('full'));
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), mine);
+  assert.equal(await text(page, 'notice'), said);
+  await page.waitForFunction(() => localStorage.getItem('a2a-control-room/run') === sessionStorage.getItem('a2a-control-room/run'));
+  await settle(page);
+  assert.equal(await page.evaluate(() => sessionStorage.getItem('a2a-control-room/unsaved')), null);
+  assert.ok(await page.getByTestId('not-saved').isHidden());
   assertNoErrors(page);
   await page.context().close();
 });
@@ -1030,7 +1042,7 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   // Written otherwise than the page writes it: said too.
   const signed = await openPage(browser(), link.replace(/&entry=1$/, '&entry=+1'));
   await signed.getByTestId('task-state').waitFor();
-  assert.match(await text(signed, 'alert'), /^The link names trace entry “\+1”, which this run does not have/);
+  assert.match(await text(signed, 'alert'), /^The link's trace entry is “\+1”, not a number as the page writes it \(&entry=15\): the run opened/);
   assertNoErrors(signed);
   await signed.context().close();
 });
@@ -1038,8 +1050,19 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
 test('the task list follows each Step in its newest row, and another run of the same context in every row', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Work units').fill('1');
+  // With the pause proposal, whose resume tokens draw from the same ids as the tasks.
+  await page.getByLabel('Proposed pause/resume').check();
   const step = page.getByRole('button', { name: 'Step', exact: true });
   const rows = () => page.getByTestId('task-list-item').evaluateAll((li) => li.map((e) => e.querySelector('.badge').textContent));
+  // Each row names its task as Inspect does when that task is viewed.
+  const named = async () => {
+    const n = await page.getByTestId('task-list-item').count();
+    for (let i = 0; i < n; i++) {
+      await page.getByTestId('task-list-item').nth(i).getByRole('button').click();
+      assert.equal(await page.getByTestId('task-list-item').nth(i).locator('code').innerText(),
+        await page.getByTestId('task-id').innerText(), `row ${i + 1}`);
+    }
+  };
   await step.click();
   await settle(page);
   // The run so far, shared as a link; two futures of it: task 1 completed, or canceled.
@@ -1055,15 +1078,25 @@ test('the task list follows each Step in its newest row, and another run of the 
   await page.evaluate((hash) => { location.hash = hash; }, link(start));
   await page.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
   assert.deepEqual(await rows(), ['TASK_STATE_WORKING']);
+  // This future pauses and resumes first: its follow-up gets another task id.
+  await page.getByLabel('Pause mode').selectOption('interrupt_immediate');
+  await page.locator('#act-pause').click();
+  await page.locator('#act-resume').click();
+  await waitState(page, 'TASK_STATE_WORKING');
   await page.locator('#act-cancel').click();
   await waitState(page, 'TASK_STATE_CANCELED');
   assert.deepEqual(await rows(), ['TASK_STATE_CANCELED']);
   await page.locator('#act-follow-up').click();
   assert.deepEqual(await rows(), ['TASK_STATE_CANCELED', 'TASK_STATE_SUBMITTED']);
+  await named();
+  const canceledIds = await page.getByTestId('task-list-item').locator('code').allInnerTexts();
   // The other future, the same context and as many tasks: each row says its own.
   await page.evaluate((hash) => { location.hash = hash; }, link(completed));
   await page.waitForFunction(() => document.querySelector('[data-testid=task-list-item] .badge').textContent === 'TASK_STATE_COMPLETED');
   assert.deepEqual(await rows(), ['TASK_STATE_COMPLETED', 'TASK_STATE_WORKING']);
+  assert.notEqual((await page.getByTestId('task-list-item').locator('code').allInnerTexts())[1], canceledIds[1]);
+  await named();
+  await page.getByTestId('task-list-item').nth(1).getByRole('button').click();
   const newest = await page.getByTestId('task-list-item').nth(1).innerText();
   assert.match(newest, /newest/);
   // Viewing an earlier state of the newest task is said on its row alone.

@@ -247,7 +247,10 @@ fn a_replay_moves_through_the_later_states_without_acting_and_ends_at_any_other_
     let newest = store.exp.with_untracked(|e| e.position());
     let trace = store.exp.with_untracked(|e| e.trace().to_vec());
     store.seek(1);
+    // A refusal said at the state it starts from has been read, as at Play.
+    store.raise("Resume with wrong token (proposal) refused: …".into());
     store.start_replay();
+    assert_eq!(store.alert.get_untracked(), None);
     // What is said during a replay (a file refused, another tab's save)
     // stays said through its ticks, as through Play's Steps.
     store.raise("The run file could not be opened.".into());

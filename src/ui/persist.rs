@@ -54,7 +54,7 @@ const OWN_TAB: &str = "Restored this tab's own run: another tab of this page sav
 
 /// What a reload says that brings back this tab's run, newer than the
 /// checkpoint because the browser refused to save it.
-const OWN_UNSAVED: &str = "Restored this tab's own run: this browser refused to save its latest changes (storage is full or off), so this tab's own copy, newer than the run saved in this browser, was opened.";
+const OWN_UNSAVED: &str = "Restored this tab's own run: this browser refused to save its latest changes (storage is full or off), and this tab kept its own copy, which was opened.";
 
 /// Set in this tab's storage while the browser refuses to save its run:
 /// this tab's own copy is then newer than the checkpoint.
@@ -121,6 +121,9 @@ pub fn restore(store: Store) -> Option<Hold> {
         Some(_) => None,
     };
     let own = matches!(own_tab, Some(Ok(_)));
+    // This tab's newer copy, which the browser refused to save, is saved at
+    // once (or said again not to be).
+    let unsaved = matches!(own_tab, Some(Ok(said)) if said == OWN_UNSAVED);
     match link {
         None if own => store
             .notice
@@ -196,7 +199,7 @@ pub fn restore(store: Store) -> Option<Hold> {
         store.raise(alerts.join(" "));
     }
     keep_replaced(store);
-    match (checkpoint_stays, own) {
+    match (checkpoint_stays, own && !unsaved) {
         (true, _) => Some(Hold::Unreadable),
         (false, true) => Some(Hold::OtherTabs),
         (false, false) => None,
@@ -788,8 +791,6 @@ fn link(json: &str, entry: Option<u32>) -> String {
     )
 }
 
-/// A link's trace entry (`entry`, as the link writes it) shown in the Wire
-/// panel, which comes into view once drawn; or why it cannot be.
 /// What a link says, cut to 24 characters: an address may hold a long text.
 fn cut(text: &str) -> String {
     let mut shown: String = text.chars().take(24).collect();
@@ -799,13 +800,17 @@ fn cut(text: &str) -> String {
     shown
 }
 
+/// A link's trace entry (`entry`, as the link writes it) shown in the Wire
+/// panel, which comes into view once drawn; or why it cannot be.
 fn show_entry(store: Store, entry: &str) -> Option<String> {
-    // Digits only: `+2` or ` 2` is not how the page writes an entry.
-    let seq = entry
-        .bytes()
-        .all(|b| b.is_ascii_digit())
-        .then(|| entry.parse::<u32>().ok())
-        .flatten();
+    // Digits only: `+2`, ` 2` or nothing is not how the page writes an entry.
+    if entry.is_empty() || !entry.bytes().all(|b| b.is_ascii_digit()) {
+        return Some(format!(
+            "The link's trace entry is “{}”, not a number as the page writes it (&entry=15): the run opened, and the Wire panel shows its latest exchange.",
+            cut(entry)
+        ));
+    }
+    let seq = entry.parse::<u32>().ok();
     let known = seq.filter(|&seq| store.exp.with_untracked(|e| e.trace_entry(seq).is_some()));
     let Some(seq) = known else {
         // Numbered as the trace numbers them (a branch leaves gaps).

@@ -848,6 +848,11 @@ impl Store {
             return;
         }
         self.playing.set(false);
+        // As Play: what was said of the state it starts from has been read.
+        self.alert.set(None);
+        if untrack(|| self.notice_undo()).is_none() {
+            self.notice.set(None);
+        }
         self.replay.set(Some(self.view_at()));
         self.say("Replaying the recorded states to the newest, without acting.".into());
     }

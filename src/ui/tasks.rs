@@ -28,40 +28,53 @@ pub fn TasksPanel() -> impl IntoView {
     Effect::new(move |_| {
         store.exp.with(|e| {
             cells.update_value(|cells| {
-                for (i, cell) in cells.iter_mut().enumerate().take(e.tasks().len()) {
-                    if let Some((signal, shown)) = cell {
-                        let now = shows(e, i);
-                        if *shown != now {
-                            *shown = now;
-                            signal.try_set(now);
-                        }
+                for (cell, (i, task)) in cells.iter_mut().zip(e.tasks().iter().enumerate()) {
+                    let Some(cell) = cell else { continue };
+                    let now = shows(e, i);
+                    if cell.shown != now {
+                        cell.shown = now;
+                        cell.shows.try_set(now);
+                    }
+                    // Another run of the same context may name its tasks otherwise.
+                    if cell.names.0 != task.id || cell.names.1 != task.reference_task_id {
+                        cell.names = (task.id.clone(), task.reference_task_id.clone());
+                        cell.named.try_set(cell.names.clone());
                     }
                 }
             })
         })
     });
     let row = move |(_, i): (String, usize)| {
-        let (id, reference, now) = store.exp.with_untracked(|e| {
-            let (id, reference) = e
+        let (names, now) = store.exp.with_untracked(|e| {
+            let names = e
                 .tasks()
                 .get(i)
                 .map(|t| (t.id.clone(), t.reference_task_id.clone()))
                 .unwrap_or_default();
-            (id, reference, shows(e, i))
+            (names, shows(e, i))
         });
         let shown = RwSignal::new(now);
+        let named = RwSignal::new(names.clone());
         cells.update_value(|cells| {
             if cells.len() <= i {
                 cells.resize(i + 1, None);
             }
-            cells[i] = Some((shown, now));
+            cells[i] = Some(Cell {
+                shows: shown,
+                shown: now,
+                named,
+                names,
+            });
         });
         let state = move || shown.get().state.unwrap_or(TaskState::Submitted);
         let current = move || shown.get().viewed;
-        let reference = reference
-            .as_ref()
-            .map(|r| format!("follow-up of {}", short(r)))
-            .unwrap_or_else(|| "first task".into());
+        let reference = move || {
+            named.with(|(_, r)| {
+                r.as_ref()
+                    .map(|r| format!("follow-up of {}", short(r)))
+                    .unwrap_or_else(|| "first task".into())
+            })
+        };
         view! {
             <li data-testid="task-list-item" class:viewed=current>
                 <button
@@ -70,7 +83,7 @@ pub fn TasksPanel() -> impl IntoView {
                     on:click=move |_| store.view_task(i)
                 >
                     <span class="task-n">{format!("Task {}", i + 1)}</span>
-                    <code>{id}</code>
+                    <code>{move || named.with(|(id, _)| id.clone())}</code>
                     <span class=move || format!("badge {}", state().family())>{move || state().to_string()}</span>
                     <span class="muted">
                         {reference}
@@ -125,8 +138,15 @@ struct RowShows {
     past: bool,
 }
 
-/// A row's signal, with what it last showed.
-type Cell = (RwSignal<RowShows>, RowShows);
+/// A row's signals, with what each last showed.
+#[derive(Clone)]
+struct Cell {
+    shows: RwSignal<RowShows>,
+    shown: RowShows,
+    /// Its task's id, and the id of the task it follows up.
+    named: RwSignal<(String, Option<String>)>,
+    names: (String, Option<String>),
+}
 
 /// The first eight characters of an id.
 pub fn short(id: &str) -> &str {
