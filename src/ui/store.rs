@@ -849,10 +849,7 @@ impl Store {
         }
         self.playing.set(false);
         // As Play: what was said of the state it starts from has been read.
-        self.alert.set(None);
-        if untrack(|| self.notice_undo()).is_none() {
-            self.notice.set(None);
-        }
+        self.read_what_was_said();
         self.replay.set(Some(self.view_at()));
         self.say("Replaying the recorded states to the newest, without acting.".into());
     }
@@ -903,17 +900,22 @@ impl Store {
             Some(Ok(())) => {
                 self.forget_discarded();
                 if by_user {
-                    // A refusal said about another state is no longer true here.
-                    self.alert.set(None);
-                    // A notice has been read (a copy, a discard whose Undo the
-                    // move ends); one that brings back a replaced run stays.
-                    if untrack(|| self.notice_undo()).is_none() {
-                        self.notice.set(None);
-                    }
+                    self.read_what_was_said();
                 }
                 self.status.set(self.view_status());
             }
             None => {}
+        }
+    }
+
+    /// What was said of the state the user leaves has been read: a refusal
+    /// said about another state is no longer true here, and a notice has
+    /// been read (a copy, a discard whose Undo the move ends); one that
+    /// brings back a replaced run stays.
+    fn read_what_was_said(&self) {
+        self.alert.set(None);
+        if untrack(|| self.notice_undo()).is_none() {
+            self.notice.set(None);
         }
     }
 
