@@ -627,14 +627,14 @@ test('the trace can hide the seconds and minutes that change no state, leaving t
     await page.keyboard.press('ArrowUp');
     assert.equal(await selected(), seq);
   }
-  assert.ok(await page.getByRole('button', { name: 'Previous trace entry' }).isDisabled(), 'at the first entry listed');
+  assert.equal(await page.getByRole('button', { name: 'Previous trace entry' }).getAttribute('aria-disabled'), 'true', 'at the first entry listed');
   await page.getByRole('button', { name: 'Next trace entry' }).click();
   assert.equal(await selected(), listed[1]);
   await page.getByRole('button', { name: 'Next trace entry' }).click();
   assert.equal(await selected(), listed[2], 'over the hidden seconds of unit 1');
   await page.getByRole('button', { name: 'Next trace entry' }).click();
   assert.equal(await selected(), listed[3]);
-  assert.ok(await page.getByRole('button', { name: 'Next trace entry' }).isDisabled(), 'at the last entry listed');
+  assert.equal(await page.getByRole('button', { name: 'Next trace entry' }).getAttribute('aria-disabled'), 'true', 'at the last entry listed');
   await page.getByLabel('Show each worked second', { exact: true }).check();
   assert.equal(await visible().count(), all);
   // Shown, a second that changes no state is told apart from a transition.
@@ -1053,7 +1053,7 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   // Under the button, a way to Play, which takes the focus from the button
   // (Space there would only send the refused request again).
   assert.match(await page.locator('#act-cancel-reason').innerText(),
-    /^Refused \(the alert says why\): playback paused at the refusal, and Play carries the task on\. Go to Play$/);
+    /^Refused\. The worker refused the cancellation with TaskNotCancelableError \(-32002\); the task stays in the state it was in\. Playback paused at the refusal, and Play carries the task on\. Go to Play$/);
   assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Go to Play');
   await page.keyboard.press('Escape'); // the alert goes; the focus stays
   await page.keyboard.press('Enter');

@@ -386,7 +386,7 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
   }
 });
 
-test('a ‹ or › that reaches its end hands focus to the other, and Space goes on with it, not with Play', async () => {
+test('a ‹ or › that reaches its end keeps focus and says so: pressed again it moves nothing, and Space is not Play', async () => {
   const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 3; i++) await step.click();
@@ -394,21 +394,25 @@ test('a ‹ or › that reaches its end hands focus to the other, and Space goes
   const next = page.getByRole('button', { name: 'Next recorded state' });
   await next.focus();
   await page.keyboard.press('Space');
-  await page.keyboard.press('Space'); // the newest state: › is off
-  assert.ok(await next.isDisabled());
-  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Previous recorded state');
-  await page.keyboard.press('Space');
-  assert.match(await page.getByTestId('timeline-position').innerText(), /^State 4 of 5/);
+  await page.keyboard.press('Space'); // the newest state: › is at its end
+  assert.equal(await next.getAttribute('aria-disabled'), 'true');
+  assert.equal(await page.getByRole('button', { name: 'Previous recorded state' }).getAttribute('aria-disabled'), null);
+  await page.keyboard.press('Space'); // again: nothing moves, the status says why
+  assert.match(await page.getByTestId('timeline-position').innerText(), /^State 5 of 5/);
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Next recorded state');
+  assert.match(await text(page, 'status'), /This is the newest recorded state of this task/);
   assert.equal(await page.locator('#play').innerText(), 'Play', 'Space did not start playback');
   // The Wire panel's pair too.
   const newer = page.getByRole('button', { name: 'Next trace entry' });
   await page.getByRole('button', { name: 'Previous trace entry' }).click();
   await newer.focus();
-  for (let i = 0; i < 10 && (await newer.isEnabled()); i++) await page.keyboard.press('Space');
-  assert.ok(await newer.isDisabled());
-  await page.waitForFunction(() => document.activeElement?.getAttribute('aria-label') === 'Previous trace entry');
+  for (let i = 0; i < 10 && (await newer.getAttribute('aria-disabled')) !== 'true'; i++) await page.keyboard.press('Space');
+  assert.equal(await newer.getAttribute('aria-disabled'), 'true');
+  const shown = await page.getByTestId('wire-heading').innerText();
   await page.keyboard.press('Space');
-  assert.ok(await newer.isEnabled(), 'Space went back one entry');
+  assert.equal(await page.getByTestId('wire-heading').innerText(), shown, 'nothing moved');
+  assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Next trace entry');
+  assert.match(await text(page, 'status'), /This is the last trace entry listed\. Wire shows trace entry #/);
   assert.equal(await page.locator('#play').innerText(), 'Play');
   assertNoErrors(page);
   await page.context().close();

@@ -354,12 +354,27 @@ fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
     canceled.apply(Action::Step).unwrap();
     canceled.apply(Action::RequestCancellation).unwrap();
     let bar = TimeBar::of(&canceled);
+    // The second worked on unit 1 counts for no unit, as a failed unit's.
     assert_eq!(
         bar.segments,
         vec![
-            seg(0, 1, work(1)),
+            seg(
+                0,
+                1,
+                Span::Work {
+                    unit: 1,
+                    lost: true
+                }
+            ),
             seg(1, 3, Span::Planned { abandoned: true })
         ]
+    );
+    let summary = timebar_summary(&canceled, &bar);
+    assert!(
+        summary.contains(
+            "TASK_STATE_CANCELED with 0 of 2 units done (the work on unit 1 not counted)."
+        ),
+        "{summary}"
     );
     assert_eq!(
         bar.marks,
@@ -367,6 +382,30 @@ fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
             x: 1,
             state: Canceled
         }]
+    );
+    // Canceled between units: every worked second counted, nothing said.
+    let mut between = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 2,
+        ..cfg()
+    });
+    for _ in 0..2 {
+        between.apply(Action::Step).unwrap();
+    }
+    assert_eq!(between.snapshot().completed_units, 1);
+    between.apply(Action::RequestCancellation).unwrap();
+    let bar = TimeBar::of(&between);
+    assert_eq!(
+        bar.segments,
+        vec![
+            seg(0, 2, work(1)),
+            seg(2, 2, Span::Planned { abandoned: true })
+        ]
+    );
+    let summary = timebar_summary(&between, &bar);
+    assert!(
+        summary.contains("TASK_STATE_CANCELED with 1 of 2 units done."),
+        "{summary}"
     );
 }
 

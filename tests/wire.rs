@@ -880,7 +880,7 @@ fn get_unknown_task_is_answered_with_task_not_found() {
     e.apply(Action::FollowUp).unwrap();
     let m = wire::get_unknown_task(&e);
     assert_eq!(m.len(), 2);
-    let next = format!("get-task-{}", e.trace().last().unwrap().seq + 1);
+    let next = format!("get-unknown-task-{}", e.trace().last().unwrap().seq + 1);
     assert_eq!(method(&m[0]), Some("GetTask"));
     assert_eq!(m[0].payload_type, "GetTaskRequest");
     assert_eq!(m[0].message["id"], next.as_str());

@@ -206,7 +206,8 @@ pub struct PossibleMove {
 pub enum Span {
     /// Active seconds of one work unit (1-based). `lost` marks work that
     /// counts for no unit: thrown away by an `interrupt_immediate` pause
-    /// (proposal), or done on the unit that failed.
+    /// (proposal), or done on the unit in flight when the task failed or
+    /// was canceled.
     Work { unit: u8, lost: bool },
     /// Waiting in an interruption or a pause, until the task moved on.
     /// `minutes` is the waiting clock's advance (0 for INPUT_REQUIRED and
@@ -323,8 +324,9 @@ impl TimeBar {
             if b.lost_s > a.lost_s {
                 bar.mark_lost(b.lost_s - a.lost_s);
             }
-            if b.state == TaskState::Failed && a.state != TaskState::Failed {
-                bar.mark_failed(a.completed_units + 1);
+            if matches!(b.state, TaskState::Failed | TaskState::Canceled) && !a.state.is_terminal()
+            {
+                bar.mark_uncounted(a.completed_units + 1);
             }
             if b.state.is_terminal() && !a.state.is_terminal() {
                 bar.marks.push(Mark { x, state: b.state });
@@ -440,9 +442,10 @@ impl TimeBar {
         }
     }
 
-    /// Marks the work done on `unit`, the one that failed, as lost: it counts
-    /// for no unit. It is the newest work, after any wait.
-    fn mark_failed(&mut self, unit: u8) {
+    /// Marks the work done on `unit`, the one in flight when the task failed
+    /// or was canceled, as lost: it counts for no unit. It is the newest
+    /// work, after any wait (none when the task ended between units).
+    fn mark_uncounted(&mut self, unit: u8) {
         for seg in self.segments.iter_mut().rev() {
             match &mut seg.span {
                 Span::Work { unit: u, lost } if *u == unit => *lost = true,

@@ -90,14 +90,16 @@ pub fn ActionButton(
     };
     // Refused while Play ran, which the refusal paused: Play carries on.
     let refused_playing = move || {
+        // Why, here too: the alert may be dismissed, or out of sight.
         let playing = sent.with(|s| s.as_ref().is_some_and(|(.., playing)| *playing));
-        (playing
-            && matches!(outcome(), Some(Outcome::Refused(_)))
-            && store.play_verdict().is_ok())
-        .then(|| {
-            "Refused (the alert says why): playback paused at the refusal, and Play carries the task on."
-                .to_string()
-        })
+        match outcome() {
+            Some(Outcome::Refused(why)) if playing && store.play_verdict().is_ok() => {
+                Some(format!(
+                    "Refused. {why} Playback paused at the refusal, and Play carries the task on."
+                ))
+            }
+            _ => None,
+        }
     };
     let carry_on = move || {
         let shown =

@@ -54,7 +54,7 @@ pub fn ControlRoom(
                 </button>
                 " · "
                 <button class="link" data-testid="to-configure" on:click=move |_| show_panel("section.configure")>
-                    "Settings"
+                    "Configure"
                 </button>
             </span>
             <p class="lede">
@@ -390,20 +390,6 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
     // Restart experiment.
     if let Some(link) = answer_link(button, "section.panel") {
         return focus_in_place(&link, by);
-    }
-    // One of a ‹ › pair that has reached its end: the other one, which goes
-    // back (on its panel, Space would be Play's shortcut instead).
-    let other = button
-        .parent_element()
-        .filter(|_| !gone && button.class_list().contains("icon"))
-        .and_then(|pair| {
-            pair.query_selector("button.icon:not([disabled])")
-                .ok()
-                .flatten()
-        })
-        .and_then(|other| other.dyn_into::<web_sys::HtmlElement>().ok());
-    if let Some(other) = other {
-        return focus_in_place(&other, by);
     }
     // An action's own box (its button and the reason it is off) keeps focus
     // where the user was, and Tab goes on to the control after it; other

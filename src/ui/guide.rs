@@ -156,7 +156,7 @@ pub fn GuidePanel() -> impl IntoView {
                     " (-32002), playback pauses at the refusal, the Wire panel shows the error, "
                     "and Play, pressed again, goes on to "
                     <code>"TASK_STATE_COMPLETED"</code>
-                    ". Then switch Worker accepts cancellation on (Settings) and try again: "
+                    ". Then switch Worker accepts cancellation on (under Configure) and try again: "
                     "CANCELED, and the units done leave no artifact unless the result is "
                     "streamed unit by unit. "
                     <button class="link" on:click=cancel>"Set up experiment 3"</button>

@@ -606,8 +606,8 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         [first, second] => format!("{first} and {second}, {gaps}"),
         [first, rest @ ..] => format!("{first}, {} and {}, {gaps}", rest[0], rest[1]),
     };
-    // The newest work: a failure leaves it uncounted when it was on the
-    // unit that failed (a timeout fails a task with no work on that unit).
+    // The newest work: a failure or a cancel leaves it uncounted when it was
+    // on the unit in flight (a timeout fails a task with no work on it).
     let newest_work = bar.segments.iter().rev().find_map(|s| match s.span {
         Span::Work { unit, lost } => Some((unit, lost)),
         _ => None,
@@ -616,7 +616,9 @@ pub fn timebar_summary(exp: &Experiment, bar: &TimeBar) -> String {
         (Some(mark), Some(last)) => {
             let units = last.snap.completed_units;
             let lost = match (newest_work, last.snap.state) {
-                (Some((unit, true)), TaskState::Failed) if unit == units + 1 => {
+                (Some((unit, true)), TaskState::Failed | TaskState::Canceled)
+                    if unit == units + 1 =>
+                {
                     format!(" (the work on unit {unit} not counted)")
                 }
                 _ => String::new(),
@@ -838,8 +840,8 @@ pub fn TimeBarView() -> impl IntoView {
                     .with(|c| c.pause_proposal)
                     .then(|| view! { <span class="key paused">"paused (proposal)"</span> })
             }}
-            // Work that counts for no unit: a failed unit's, or lost to an
-            // immediate pause (proposal).
+            // Work that counts for no unit: a failed or canceled unit's, or
+            // lost to an immediate pause (proposal).
             <span class="key lost">"work not counted"</span>
             <span class="key cursor">"viewed state"</span>
             <span class="key ahead">"after the viewed state"</span>

@@ -26,6 +26,13 @@ pub use store::{play_interval_ms, Store};
 use crate::model::MAX_PORTABLE_SEED;
 use leptos::prelude::*;
 
+/// `aria-disabled` for a ‹ or › at its end: the button stays focusable, so
+/// pressing it again there says why nothing moves, where a disabled one
+/// would have to hand focus to a control that does something else.
+fn at_its_end(end: bool) -> Option<&'static str> {
+    end.then_some("true")
+}
+
 /// A random seed for the id source, drawn from the platform's generator (in
 /// the browser: `crypto.getRandomValues` through getrandom), within
 /// [`MAX_PORTABLE_SEED`] so that a run file keeps its ids through any JSON

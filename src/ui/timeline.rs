@@ -47,7 +47,7 @@ pub fn TimelinePanel() -> impl IntoView {
                 <button
                     class="icon"
                     aria-label="Previous recorded state"
-                    disabled=move || position() == 0
+                    aria-disabled=move || super::at_its_end(position() == 0)
                     on:click=move |_| store.seek_by(-1)
                 >
                     "‹"
@@ -69,7 +69,7 @@ pub fn TimelinePanel() -> impl IntoView {
                 <button
                     class="icon"
                     aria-label="Next recorded state"
-                    disabled=move || later() == 0
+                    aria-disabled=move || super::at_its_end(later() == 0)
                     on:click=move |_| store.seek_by(1)
                 >
                     "›"

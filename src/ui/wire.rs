@@ -513,8 +513,8 @@ pub fn WirePanel() -> impl IntoView {
             <div class="wire-bar">
                 <p class="readout" data-testid="wire-heading">{heading}</p>
                 <span class="wire-steps">
-                    <button class="icon" aria-label="Previous trace entry" disabled=move || at_end(true) on:click=move |_| select_by(-1)>"‹"</button>
-                    <button class="icon" aria-label="Next trace entry" disabled=move || at_end(false) on:click=move |_| select_by(1)>"›"</button>
+                    <button class="icon" aria-label="Previous trace entry" aria-disabled=move || super::at_its_end(at_end(true)) on:click=move |_| select_by(-1)>"‹"</button>
+                    <button class="icon" aria-label="Next trace entry" aria-disabled=move || super::at_its_end(at_end(false)) on:click=move |_| select_by(1)>"›"</button>
                 </span>
                 <button class="link" data-testid="wire-latest" on:click=move |_| follow_latest(store)>"Latest"</button>
                 <button
@@ -670,7 +670,19 @@ pub(super) fn select_by(store: Store, delta: isize) {
             if store.playing.get_untracked() {
                 return;
             }
-            say_shown(store, "Wire shows", t);
+            match (j == i, delta < 0) {
+                (false, _) => say_shown(store, "Wire shows", t),
+                // A ‹ or › at its end (it stays focusable) says why nothing moved.
+                (true, first) => say_shown(
+                    store,
+                    if first {
+                        "This is the first trace entry listed. Wire shows"
+                    } else {
+                        "This is the last trace entry listed. Wire shows"
+                    },
+                    t,
+                ),
+            }
         }
     });
 }

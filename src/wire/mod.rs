@@ -48,7 +48,8 @@
 //!   task, follow-up too early) produce no messages.
 //! - JSON-RPC ids are trace sequence numbers (a stream's frames carry the id of
 //!   the request that opened it); on-demand requests carry string ids of
-//!   their own (`get-task-N`, `subscribe-N`, `list-tasks-N`). *Get unknown
+//!   their own (`get-task-N`, `subscribe-N`, `list-tasks-N`,
+//!   `get-unknown-task-N`). *Get unknown
 //!   task* asks for a task id this agent never issued and is answered with
 //!   `TaskNotFoundError` (-32001).
 //!   Message ids are `msg-<seq>-user` / `msg-<seq>-agent`.
@@ -74,8 +75,10 @@
 //!   pause returns the current pause and nothing on the stream (a request the
 //!   model did not record carries no `reason`). The self-park is the RFC's
 //!   `AwaitTaskResumption`, which it labels peer → client: the agent's
-//!   request, the client's answer in PauseTask's result shape (the pause the
-//!   agent announced, echoed), then its PAUSED `statusUpdate` with
+//!   request, the client's answer in PauseTask's result shape (with the
+//!   agent's resume token and times, which the request did not carry: the
+//!   RFC does not say how the client learns them, and the Wire panel says
+//!   so), then its PAUSED `statusUpdate` with
 //!   `initiatedBy` AGENT and `conditions {onEvent, timeout {durationMinutes,
 //!   onTimeout}}`. `resumeMode` is set on self-parks only (EXTERNAL_EVENT with
 //!   an event, TIMEOUT with only a timeout, else CLIENT_MESSAGE); an agent
@@ -273,9 +276,10 @@ pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<Wire
 
 /// `GetTask` for [`NEVER_ISSUED_ID`], answered with `TaskNotFoundError`
 /// (-32001), as a2a-sdk 1.3.0 answers an id its task store does not hold.
-/// The JSON-RPC id is `get-task-N`, as [`get_task`]'s.
+/// The JSON-RPC id is `get-unknown-task-N`, apart from [`get_task`]'s
+/// `get-task-N` at the same state.
 pub fn get_unknown_task(exp: &Experiment) -> Vec<WireMessage> {
-    let id = format!("get-task-{}", next_seq(exp));
+    let id = format!("get-unknown-task-{}", next_seq(exp));
     vec![
         request(id.as_str(), "GetTask", obj!("id" => NEVER_ISSUED_ID)),
         error(id, TASK_NOT_FOUND, NEVER_ISSUED_ID),
