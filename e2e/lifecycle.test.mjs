@@ -219,6 +219,32 @@ test('a whole experiment with the keyboard alone', async () => {
   await page.context().close();
 });
 
+test('while Play runs, a line along its foot fills until the next Step, anew at each; not with reduced motion', async () => {
+  const page = await openPage(browser());
+  const line = () => page.evaluate(() => {
+    const after = getComputedStyle(document.querySelector('#play'), '::after');
+    return { content: after.content, name: after.animationName, duration: after.animationDuration };
+  });
+  assert.equal((await line()).content, 'none', 'no line before Play');
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  assert.match(await text(page, 'speed-hint'), /every 500 ms$/);
+  await page.locator('#play').click();
+  const first = await line();
+  assert.equal(first.duration, '0.5s', 'the line fills in one Step\'s time');
+  assert.match(first.name, /^tick-(odd|even)$/);
+  // The next Step starts it again (the other name restarts the animation).
+  await page.waitForFunction((name) =>
+    getComputedStyle(document.querySelector('#play'), '::after').animationName !== name, first.name, { timeout: 3000 });
+  await page.locator('#play').click(); // Pause playback
+  assert.equal((await line()).content, 'none', 'no line once playback is paused');
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.locator('#play').click();
+  assert.equal(await page.locator('#play').innerText(), 'Pause playback');
+  assert.equal((await line()).content, 'none', 'no line with reduced motion');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('nothing on the page shifts while a task plays', async () => {
   for (const [viewport, proposal] of [
     [{ width: 1280, height: 800 }, false],
