@@ -45,7 +45,7 @@ test('resume an interruption, not a terminal task', async () => {
     ['SubscribeToTaskRequest', 'StreamResponse']);
   assert.doesNotMatch(await text(page, 'wire-messages'), /closes the stream/);
   assert.match(await page.locator('.wire .warning').innerText(), /Later events reach this subscription as they reach the stream the clarification opens .* until the task reaches a terminal state/);
-  await page.getByRole('button', { name: 'Latest', exact: true }).click();
+  await page.getByRole('button', { name: 'Latest trace entry', exact: true }).click();
 
   // The proposed clarification is shown whole, not cut off at the field's edge.
   const field = page.getByLabel('Clarification text');
@@ -318,7 +318,7 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   // ‹ after an on-demand request goes back from the viewed state's entry,
   // which Latest shows, not from the end of the trace.
   const shownSeq = async () => Number((await text(page, 'wire-heading')).match(/^Trace entry #(\d+)/)[1]);
-  await page.getByRole('button', { name: 'Latest', exact: true }).click();
+  await page.getByRole('button', { name: 'Latest trace entry', exact: true }).click();
   const viewed = await shownSeq();
   assert.equal(viewed, 2);
   await page.getByRole('button', { name: 'Get task' }).click();

@@ -444,6 +444,38 @@ test('a ‹ or › that reaches its end keeps focus and says so: pressed again i
   await page.context().close();
 });
 
+test('the first Tab shows skip links; each brings its panel into view with focus, and Tab goes on inside it', async () => {
+  const page = await openPage(browser());
+  const skip = page.getByRole('navigation', { name: 'Skip to a panel' });
+  const hidden = await skip.boundingBox();
+  assert.ok(hidden.y + hidden.height <= 0, `out of sight until focused: ${JSON.stringify(hidden)}`);
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Act');
+  const shown = await skip.boundingBox();
+  assert.ok(shown.y >= 0, `in sight once focused: ${JSON.stringify(shown)}`);
+  for (const [name, heading, next] of [
+    ['Wire', 'wire-h', 'Get task'],
+    ['Save and share', 'share-h', null],
+    ['Act', 'act-h', null],
+  ]) {
+    await page.getByRole('navigation', { name: 'Skip to a panel' }).getByRole('button', { name, exact: true }).focus();
+    await page.keyboard.press('Enter');
+    const at = await page.evaluate(() => {
+      const e = document.activeElement;
+      const r = e.getBoundingClientRect();
+      return { labelled: e.getAttribute('aria-labelledby'), top: r.top, bottom: r.bottom };
+    });
+    assert.equal(at.labelled, heading, `${name}: its panel has focus`);
+    assert.ok(at.top < 800 && at.bottom > 0, `${name}: in view (${at.top}..${at.bottom})`);
+    if (next) {
+      await page.keyboard.press('Tab');
+      assert.equal(await page.evaluate(() => document.activeElement.textContent), next);
+    }
+  }
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('focus handed on out of view is brought into view for the keyboard, never under the pointer', async () => {
   // Short enough that the line under Supply clarification is below the screen.
   const page = await openPage(browser(), '', { viewport: { width: 1280, height: 670 } });

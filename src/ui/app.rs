@@ -46,6 +46,17 @@ pub fn ControlRoom(
 
     view! {
         <header class="masthead">
+            // For the keyboard: the first Tab shows it, and each button
+            // brings its panel into view, focused (Tab goes on from there).
+            <nav class="skip" aria-label="Skip to a panel">
+                "Skip to "
+                {SKIP_TO
+                    .into_iter()
+                    .map(|(name, panel)| view! {
+                        <button class="link" on:click=move |_| show_panel(panel)>{name}</button>
+                    })
+                    .collect_view()}
+            </nav>
             <p class="eyebrow">"A2A · Task Control Room"</p>
             <h1>"Task lifecycle: resume interrupted work"</h1>
             <span class="to-panels">
@@ -412,6 +423,16 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
         }
     }
 }
+
+/// The panels the skip links reach, far down a long Tab order, by the name
+/// each panel's heading starts with.
+const SKIP_TO: [(&str, &str); 5] = [
+    ("Act", "section[aria-labelledby=act-h]"),
+    ("Trace", "section.trace-panel"),
+    ("Wire", "section.wire"),
+    ("Configure", "section.configure"),
+    ("Save and share", "section[aria-labelledby=share-h]"),
+];
 
 /// Scrolls to *Your experiment* and puts keyboard focus on it.
 pub fn show_guide() {

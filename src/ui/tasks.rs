@@ -83,7 +83,9 @@ pub fn TasksPanel() -> impl IntoView {
                     on:click=move |_| store.view_task(i)
                 >
                     <span class="task-n">{format!("Task {}", i + 1)}</span>
-                    <code>{move || named.with(|(id, _)| id.clone())}</code>
+                    // Seen, not heard: a whole UUID in the row's name would
+                    // drown what tells the rows apart (Inspect reads it out).
+                    <code aria-hidden="true">{move || named.with(|(id, _)| id.clone())}</code>
                     <span class=move || format!("badge {}", state().family())>{move || state().to_string()}</span>
                     <span class="muted">
                         {reference}

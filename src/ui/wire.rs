@@ -516,7 +516,7 @@ pub fn WirePanel() -> impl IntoView {
                     <button class="icon" aria-label="Previous trace entry" aria-disabled=move || super::at_its_end(at_end(true)) on:click=move |_| select_by(-1)>"‹"</button>
                     <button class="icon" aria-label="Next trace entry" aria-disabled=move || super::at_its_end(at_end(false)) on:click=move |_| select_by(1)>"›"</button>
                 </span>
-                <button class="link" data-testid="wire-latest" on:click=move |_| follow_latest(store)>"Latest"</button>
+                <button class="link" data-testid="wire-latest" aria-label="Latest trace entry" on:click=move |_| follow_latest(store)>"Latest"</button>
                 <button
                     class="link"
                     disabled=move || messages.with(Vec::is_empty)
