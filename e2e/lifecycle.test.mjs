@@ -285,19 +285,41 @@ test('nothing on the page shifts while a task plays', async () => {
         record(observer.takeRecords());
         return window.__shifts;
       };
+      // The browser reports shifts on the screen only: each panel, its
+      // heading and the Wire list must also keep their place on the whole
+      // page, off the screen too, while Play runs (a reader scrolled down to
+      // them sees nothing move), from where they were when Play started.
+      const where = () => [...document.querySelectorAll('section.panel, section.panel h2, .messages-list')]
+        .map((e) => {
+          const r = e.getBoundingClientRect();
+          return [e.id || e.getAttribute('aria-labelledby') || e.className, Math.round(r.top + scrollY), Math.round(r.left + scrollX)];
+        });
+      window.__moved = new Set();
+      window.__watch = (on) => { window.__from = on ? where() : null; };
+      new MutationObserver(() => requestAnimationFrame(() => {
+        if (!window.__from) return;
+        where().forEach(([name, y, x], i) => {
+          const [, y0, x0] = window.__from[i] || [];
+          if (y !== y0 || x !== x0) window.__moved.add(`${name} ${y0},${x0} -> ${y},${x}`);
+        });
+      })).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+    const play = async (state) => {
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await page.evaluate(() => window.__watch(true));
+      await waitState(page, state);
+      await frames(page);
+      await page.evaluate(() => window.__watch(false));
+    };
+    await play('TASK_STATE_INPUT_REQUIRED');
     await page.getByRole('button', { name: 'Supply clarification' }).click();
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await waitState(page, 'TASK_STATE_AUTH_REQUIRED');
+    await play('TASK_STATE_AUTH_REQUIRED');
     // Where this agent departs from A2A's SHOULD, said beside the way forward.
     assert.match(await page.locator('#act-authorize-reason').innerText(), /A2A says an agent SHOULD also take messages now; this one does not/);
     await page.getByRole('button', { name: 'Authorize' }).click();
-    await page.getByRole('button', { name: 'Play', exact: true }).click();
-    await waitState(page, 'TASK_STATE_COMPLETED');
-    await frames(page);
+    await play('TASK_STATE_COMPLETED');
     assert.deepEqual(await page.evaluate(() => window.__allShifts()), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
+    assert.deepEqual(await page.evaluate(() => [...window.__moved]), [], `moved on the page at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
     assertNoErrors(page);
     await page.context().close();
   }

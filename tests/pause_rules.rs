@@ -481,7 +481,7 @@ fn a_refusal_names_the_proposed_code_and_what_a_v1_peer_answers_instead() {
     // A v1.0 error is named as the wire names it.
     assert!(Refusal::NotCancelable(TaskState::Completed)
         .to_string()
-        .ends_with("refused with TaskNotCancelableError (-32002)."));
+        .ends_with("a CancelTask now gets TaskNotCancelableError (-32002)."));
 }
 
 #[test]

@@ -2107,6 +2107,29 @@ fn e_timeout_fail_in_both_encodings() {
 }
 
 #[test]
+fn a_resume_the_state_refuses_says_so_in_the_extensions_v1_error() {
+    // ResumeTask on a working task that was never paused: -32010 in the
+    // proposed core; in the extension, v1.0's -32004 in -32010's words.
+    let mut e = proposal(|_| {});
+    steps(&mut e, 2);
+    assert!(resume(&mut e, "not-a-token", None).is_err());
+    for enc in ENCODINGS {
+        let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
+        assert_eq!(r.len(), 2, "request, error");
+        let err = &r[1].message["error"];
+        let code = match enc {
+            PauseEncoding::ProposedCore => -32010,
+            PauseEncoding::V1Extension => -32004,
+        };
+        assert_eq!(err["code"], code);
+        assert_eq!(
+            err["message"],
+            "Task is in a state that does not allow pause or resume"
+        );
+    }
+}
+
+#[test]
 fn f_double_resume_in_both_encodings() {
     let e = scenario_f();
     for enc in ENCODINGS {
@@ -2125,7 +2148,11 @@ fn f_double_resume_in_both_encodings() {
             -32011
         } else {
             let data = &r[4].message["error"]["data"];
-            assert_eq!(r[4].message["error"]["message"], "Invalid parameters");
+            // In the proposed code's words, not -32602's "Invalid parameters".
+            assert_eq!(
+                r[4].message["error"]["message"],
+                "Resume token does not match the recorded suspension token"
+            );
             assert_eq!(
                 (&data[0]["reason"], &data[0]["domain"]),
                 (&json!("INVALID_PARAMS"), &json!("a2a-protocol.org"))

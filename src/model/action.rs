@@ -359,7 +359,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotCancelable(s) => write!(
                 f,
-                "The task is terminal ({s}); cancellation is refused with {}.",
+                "The task is terminal ({s}): a CancelTask now gets {}.",
                 WireError(TASK_NOT_CANCELABLE)
             ),
             Refusal::WorkerRefusedCancellation => write!(
@@ -369,7 +369,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotTerminal(s) => write!(
                 f,
-                "This page starts a follow-up only once the task is terminal (A2A lets a context hold several tasks, even at once); this task is {s}."
+                "A follow-up starts here once the task is terminal (A2A lets a context hold several tasks, even at once); the task is {s}."
             ),
             Refusal::ProposalOff => f.write_str(
                 "Pause and resume are a proposal, not part of A2A v1.0; switch on the proposal to try them.",

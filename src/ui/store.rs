@@ -223,7 +223,7 @@ impl Store {
             wire_view: RwSignal::new(WireView::Latest),
             show_ticks: RwSignal::new(true),
             pause_mode: RwSignal::new(PauseMode::FinishStep),
-            pause_reason: RwSignal::new("Operator review before the next unit.".into()),
+            pause_reason: RwSignal::new("Operator review of the work so far.".into()),
             resume_input: RwSignal::new(String::new()),
             continue_transcript: RwSignal::new(true),
             event_to_fire: RwSignal::new("pr.merged".into()),

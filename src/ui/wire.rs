@@ -526,11 +526,12 @@ pub fn WirePanel() -> impl IntoView {
                 </button>
                 <button class="link" on:click=export>"Export transcript"</button>
             </div>
-            {move || note().map(|n| view! { <p class="warning">{n}</p> })}
-            // Off: the list keeps its height while a task plays, each long
-            // message scrolling in its own box. On: every message whole, to
-            // read or show one in full (the page then grows with them).
+            // Off: the exchange keeps one height while a task plays (the
+            // list, its note and the SSE line share it), each long message
+            // scrolling in its own box. On: every message whole, to read or
+            // show one in full (the page then grows with them).
             <super::actions::Toggle label="Show whole messages".to_string() value=whole/>
+            <div class="wire-view" class:whole=move || whole.get()>
             <ol class="messages-list" class:whole=move || whole.get() data-testid="wire-messages">
                 {move || messages.with(|ms| {
                     if ms.is_empty() {
@@ -544,8 +545,11 @@ pub fn WirePanel() -> impl IntoView {
                     }
                 })}
             </ol>
+            // Under the list, so that the list starts where it did when a
+            // note comes or goes while a task plays.
+            {move || note().map(|n| view! { <p class="warning">{n}</p> })}
             // How the frames above travel, said once for the exchange, under
-            // the list (which keeps its height).
+            // the list.
             {move || messages.with(|ms| ms.iter().find_map(wire::sse_event)).map(|first| view! {
                 <p class="http" data-testid="wire-sse">
                     "Each SSE frame travels as one server-sent event: a data: line holding its \
@@ -553,6 +557,7 @@ pub fn WirePanel() -> impl IntoView {
                     {first}
                 </p>
             })}
+            </div>
             <Show when=proposal>
                 <details
                     class="compare"

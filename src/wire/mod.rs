@@ -1382,7 +1382,12 @@ impl<'a> Walk<'a> {
                 m = if e.after.is_terminal() {
                     terminal_error(seq, tid, e.after)
                 } else {
-                    error(seq, extension_code(code), tid)
+                    // In the proposed code's words: the v1.0 code's own
+                    // ("This operation is not supported") would hide that
+                    // the task's state or the token refused it.
+                    let mut m = error(seq, extension_code(code), tid);
+                    m.message["error"]["message"] = error_text(code).message.into();
+                    m
                 };
                 // One ErrorInfo per error (AIP-193): the proposal's reason
                 // and code go in the metadata of the A2A one.
