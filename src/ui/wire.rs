@@ -507,7 +507,13 @@ pub fn WirePanel() -> impl IntoView {
                     "Its messages are legal v1.0, but the agent must take a message while it works: "
                     "a2a-sdk 1.3.0's default request handler queues it until the running work ends. "
                     "This agent also clears the pause from the task's metadata on resume, which "
-                    "a2a-sdk's task store, merging metadata, would not."
+                    "a2a-sdk's task store, merging metadata, would not. "
+                    "An extension may also add methods of its own, so PauseTask and ResumeTask "
+                    "could be JSON-RPC methods the extension defines, sent without a message in "
+                    "the task's history, as the RFC wants of ResumeTask. This page sends them as "
+                    "SendMessage instead, which every v1.0 client and SDK can send today; the price: "
+                    "an agent that does not know the extension gets an ordinary message it may "
+                    "act on, where it would refuse an unknown method."
                 </details>
             </Show>
             <div class="wire-bar">
