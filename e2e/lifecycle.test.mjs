@@ -232,9 +232,26 @@ test('while Play runs, a line along its foot fills until the next Step, anew at 
   const first = await line();
   assert.equal(first.duration, '0.5s', 'the line fills in one Step\'s time');
   assert.match(first.name, /^tick-(odd|even)$/);
-  // The next Step starts it again (the other name restarts the animation).
-  await page.waitForFunction((name) =>
-    getComputedStyle(document.querySelector('#play'), '::after').animationName !== name, first.name, { timeout: 3000 });
+  // Each of Play's Steps starts it again (the other name restarts the
+  // animation): three Steps, three restarts.
+  const restarts = await page.evaluate(() => new Promise((done) => {
+    const play = document.querySelector('#play');
+    const name = () => getComputedStyle(play, '::after').animationName;
+    const entries = () => document.querySelector('[data-testid=trace-count]')?.textContent;
+    let [n, e, steps, flips] = [name(), entries(), 0, 0];
+    const watch = () => {
+      if (name() !== n) [n, flips] = [name(), flips + 1];
+      if (entries() !== e) [e, steps] = [entries(), steps + 1];
+      if (steps < 3) requestAnimationFrame(watch); else done({ steps, flips });
+    };
+    requestAnimationFrame(watch);
+  }));
+  assert.deepEqual(restarts, { steps: 3, flips: 3 });
+  // A Step pressed between two of Play's leaves the line as it was: Play's
+  // next Step still comes when the line is full.
+  const before = (await line()).name;
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await line()).name, before, 'a Step pressed does not restart the line');
   await page.locator('#play').click(); // Pause playback
   assert.equal((await line()).content, 'none', 'no line once playback is paused');
   await page.emulateMedia({ reducedMotion: 'reduce' });
@@ -250,6 +267,7 @@ test('nothing on the page shifts while a task plays', async () => {
     [{ width: 1280, height: 800 }, false],
     [{ width: 390, height: 844 }, false],
     [{ width: 1280, height: 800 }, true],
+    [{ width: 390, height: 844 }, true],
   ]) {
     const page = await openPage(browser(), '', { viewport });
     if (proposal) await page.getByLabel('Proposed pause/resume').check();
@@ -462,6 +480,26 @@ test('a ‹ or › that reaches its end keeps focus and says so: pressed again i
   assert.equal(await page.evaluate(() => document.activeElement?.getAttribute('aria-label')), 'Next trace entry');
   assert.match(await text(page, 'status'), /This is the last trace entry listed\. Wire shows trace entry #/);
   assert.equal(await page.locator('#play').innerText(), 'Play');
+  // Following the latest exchange, › at its end leaves it following: the
+  // next Step moves Wire on. (A fresh task: its one entry is the latest.)
+  const fresh = await openPage(browser());
+  const freshNewer = fresh.getByRole('button', { name: 'Next trace entry' });
+  assert.equal(await freshNewer.getAttribute('aria-disabled'), 'true');
+  const latest = await text(fresh, 'wire-heading');
+  assert.match(latest, /^Trace entry #1 \(latest\)/);
+  await freshNewer.focus();
+  await fresh.keyboard.press('Enter');
+  assert.equal(await text(fresh, 'wire-heading'), latest);
+  assert.match(await text(fresh, 'status'), /^This is the last trace entry listed\. Wire shows trace entry #1/);
+  await fresh.getByRole('button', { name: 'Step', exact: true }).click();
+  assert.match(await text(fresh, 'wire-heading'), /^Trace entry #2 \(latest/);
+  assertNoErrors(fresh);
+  await fresh.context().close();
+  // From an on-demand request, › goes back to the trace, and says so plainly.
+  await page.getByRole('button', { name: 'Get task', exact: true }).click();
+  await newer.click();
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #\d+ \(selected\)/);
+  assert.match(await text(page, 'status'), /^Wire shows trace entry #/);
   assertNoErrors(page);
   await page.context().close();
 });
@@ -496,6 +534,16 @@ test('the first Tab shows skip links; each brings its panel into view with focus
   }
   assertNoErrors(page);
   await page.context().close();
+  // On a phone, the hidden bar catches no tap on the state strip above it.
+  const phone = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
+  for (const x of [20, 60, 120, 200, 300]) {
+    assert.equal(await phone.evaluate(([x]) => Boolean(document.elementFromPoint(x, 4)?.closest('.skip')), [x]), false, `a tap at ${x},4`);
+  }
+  await phone.keyboard.press('Tab');
+  const open = await phone.getByRole('navigation', { name: 'Skip to a panel' }).boundingBox();
+  assert.ok(open.y >= 0, `shown once focused: ${JSON.stringify(open)}`);
+  assertNoErrors(phone);
+  await phone.context().close();
 });
 
 test('focus handed on out of view is brought into view for the keyboard, never under the pointer', async () => {

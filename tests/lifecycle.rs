@@ -410,6 +410,75 @@ fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
 }
 
 #[test]
+fn time_bar_a_cancel_in_a_wait_leaves_the_work_before_it_as_it_was() {
+    // Canceled while paused after an immediate pause (proposal): the
+    // partial unit was already hatched as lost when the pause threw it away;
+    // nothing else is, and the summary says so.
+    let mut e = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 3,
+        ..proposal()
+    });
+    for _ in 0..4 {
+        e.apply(Action::Step).unwrap();
+    }
+    e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
+    e.apply(Action::RequestCancellation).unwrap();
+    assert_eq!(state(&e), Canceled);
+    let bar = TimeBar::of(&e);
+    let worked: Vec<_> = bar
+        .segments
+        .iter()
+        .filter(|s| matches!(s.span, Span::Work { .. }))
+        .map(|s| (s.x, s.w, s.span))
+        .collect();
+    assert_eq!(
+        worked,
+        [
+            (0, 3, work(1)),
+            (
+                3,
+                1,
+                Span::Work {
+                    unit: 2,
+                    lost: true
+                }
+            )
+        ]
+    );
+    let summary = timebar_summary(&e, &bar);
+    assert!(
+        summary.contains(
+            "TASK_STATE_CANCELED with 1 of 2 units done (the work on unit 2 not counted)."
+        ),
+        "{summary}"
+    );
+    // Canceled at an input gate, before its unit: no work is in flight.
+    let mut e = exp(Config {
+        work_units: 2,
+        seconds_per_unit: 2,
+        input_gate: 2,
+        ..cfg()
+    });
+    run(&mut e, 100);
+    assert_eq!(state(&e), InputRequired);
+    e.apply(Action::RequestCancellation).unwrap();
+    let bar = TimeBar::of(&e);
+    assert!(
+        bar.segments
+            .iter()
+            .all(|s| !matches!(s.span, Span::Work { lost: true, .. })),
+        "{:?}",
+        bar.segments
+    );
+    let summary = timebar_summary(&e, &bar);
+    assert!(
+        summary.contains("TASK_STATE_CANCELED with 1 of 2 units done."),
+        "{summary}"
+    );
+}
+
+#[test]
 fn time_bar_clicks_go_to_the_nearest_recorded_state() {
     let mut e = exp(Config {
         work_units: 2,

@@ -1,6 +1,6 @@
 //! The page: layout, keyboard shortcuts and the playback clock.
 
-use super::store::{play_interval_ms, plural, NoticeUndo, Store, SPEEDS};
+use super::store::{plural, NoticeUndo, Store};
 use super::{
     actions, configure, guide, inspect, lifecycle, persist, playback, tasks, timeline, trace, wire,
 };
@@ -187,11 +187,12 @@ pub fn ControlRoom(
 }
 
 /// While playing, one Step per tick; the tick maps N·S active seconds onto a
-/// minute at 1×.
+/// minute at 1×. Each tick, and each fresh interval, counts in `store.beat`.
 fn playback_clock(store: Store) {
     clock(
         store,
         Signal::derive(move || store.playing.get()),
+        Some(store.beat),
         move || store.play_step(),
         move || {
             store.playing.set(false);
@@ -205,6 +206,7 @@ fn replay_clock(store: Store) {
     clock(
         store,
         Signal::derive(move || store.replay.with(Option::is_some)),
+        None,
         move || store.replay_step(),
         move || {
             store.replay.set(None);
@@ -213,21 +215,29 @@ fn replay_clock(store: Store) {
     );
 }
 
-/// Calls `tick` at Play's pace (see [`play_interval_ms`]) while `on` holds;
-/// `refused` when the browser gives no timer. The interval is replaced only
-/// when `on` or the period changes (speed or settings), not at each tick;
-/// it is cleared when the page is unmounted.
+/// Calls `tick` at Play's pace ([`Store::play_period_ms`]) while `on`
+/// holds; `refused` when the browser gives no timer. The interval is
+/// replaced only when `on` or the period changes (speed or settings), not at
+/// each tick; it is cleared when the page is unmounted. `beat`, if any,
+/// counts each tick and each fresh interval: where the next tick's wait
+/// starts.
 fn clock(
     store: Store,
     on: Signal<bool>,
+    beat: Option<RwSignal<u32>>,
     tick: impl Fn() + Clone + 'static,
     refused: impl Fn() + 'static,
 ) {
-    let period = Memo::new(move |_| {
-        store
-            .config
-            .with(|c| play_interval_ms(c, SPEEDS[store.speed.get()].1))
-    });
+    let count = move || {
+        if let Some(beat) = beat {
+            beat.update(|n| *n = n.wrapping_add(1));
+        }
+    };
+    let tick = move || {
+        count();
+        tick();
+    };
+    let period = Memo::new(move |_| store.play_period_ms());
     let running = StoredValue::new_local(None::<leptos::prelude::IntervalHandle>);
     let stop = move || {
         if let Some(handle) = running.try_update_value(Option::take).flatten() {
@@ -241,7 +251,10 @@ fn clock(
         }
         let ms = period.get();
         match set_interval_with_handle(tick.clone(), Duration::from_millis(u64::from(ms))) {
-            Ok(handle) => running.set_value(Some(handle)),
+            Ok(handle) => {
+                running.set_value(Some(handle));
+                count();
+            }
             Err(_) => refused(),
         }
     });

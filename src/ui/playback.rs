@@ -1,6 +1,6 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
-use super::store::{play_interval_ms, Store, SPEEDS};
+use super::store::{Store, SPEEDS};
 use crate::model::{Action, Answer, Experiment, PlayStop, TaskState};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -13,17 +13,6 @@ pub fn PlaybackPanel() -> impl IntoView {
     // While paused (proposal), Steps run the waiting clock, not work.
     let paused = move || store.exp.with(|e| e.snapshot().state == TaskState::Paused);
     let playing = move || store.playing.get();
-    // Flips at each change of the experiment (a Step adds one or two trace
-    // entries, so their count's parity would not do).
-    let flips = Memo::new(move |was: Option<&bool>| {
-        store.exp.track();
-        !was.copied().unwrap_or(false)
-    });
-    // Play's pace: one tick (a Step) every `ms`, at this speed and settings.
-    let tick_ms = move || {
-        let speed = SPEEDS[store.speed.get()].1;
-        store.config.with(|c| play_interval_ms(c, speed))
-    };
     // A fresh experiment (its task created, nothing else traced) of
     // settings that never stop the task.
     let untried = move || {
@@ -59,12 +48,12 @@ pub fn PlaybackPanel() -> impl IntoView {
                     disabled=move || !playing() && play_verdict.get().is_err()
                     on:click=move |_| store.toggle_play()
                     // While Play runs, a line along its foot fills until the
-                    // next Step (anew at each: `odd` flips with every change
-                    // of the experiment), so a slow speed shows that it runs
-                    // between them.
+                    // next Step (anew at each of Play's ticks: `odd` flips
+                    // with its clock's beat, not with a Step pressed between
+                    // them), so a slow speed shows that it runs between them.
                     class:playing=playing
-                    class:odd=move || playing() && flips.get()
-                    style:--tick=move || format!("{}ms", tick_ms())
+                    class:odd=move || playing() && store.beat.get() % 2 == 1
+                    style:--tick=move || format!("{}ms", store.play_period_ms())
                 >
                     // "Pause playback", not "Pause": the task's own pause is another thing.
                     {move || if playing() { "Pause playback" } else { "Play" }}
@@ -134,7 +123,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                     // The pace in the task's own seconds: a 3 s unit does not take
                     // 3 s at 1×.
                     <span class="hint" id="speed-hint" data-testid="speed-hint">{move || {
-                        let ms = tick_ms();
+                        let ms = store.play_period_ms();
                         let every = match ms {
                             0..1000 => format!("{ms} ms"),
                             _ => format!("{}.{} s", ms / 1000, ms % 1000 / 100),

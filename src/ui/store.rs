@@ -53,6 +53,10 @@ pub struct Store {
     pub replay: RwSignal<Option<(String, usize, usize)>>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
+    /// Play's clock: one more at each of its ticks and each fresh interval
+    /// (Play pressed, the speed or settings changed), so that what shows the
+    /// wait for the next tick starts again with it.
+    pub beat: RwSignal<u32>,
     /// Whether the single-key shortcuts (Space, →, `[`, `]`) are on.
     pub shortcuts: RwSignal<bool>,
     pub clarification: RwSignal<String>,
@@ -215,6 +219,7 @@ impl Store {
             playing: RwSignal::new(false),
             replay: RwSignal::new(None),
             speed: RwSignal::new(1),
+            beat: RwSignal::new(0),
             shortcuts: RwSignal::new(true),
             clarification: RwSignal::new(DEFAULT_CLARIFICATION.to_string()),
             alert: RwSignal::new(None),
@@ -943,6 +948,13 @@ impl Store {
         said
     }
 
+    /// Milliseconds between two of Play's Steps at the chosen speed, for the
+    /// settings in use ([`play_interval_ms`]).
+    pub fn play_period_ms(&self) -> u32 {
+        self.config
+            .with(|c| play_interval_ms(c, SPEEDS[self.speed.get()].1))
+    }
+
     /// Moves the viewed recorded state by `delta`, staying in range.
     pub fn seek_by(&self, delta: isize) {
         let (pos, len) = self
@@ -952,7 +964,8 @@ impl Store {
         if target != pos {
             self.seek(target);
         } else {
-            // A key that moves nothing says why (a button there is off).
+            // A key or a ‹ › at its end (marked aria-disabled) that moves
+            // nothing says why.
             let end = if delta > 0 { "newest" } else { "first" };
             self.say(format!(
                 "{} This is the {end} recorded state of this task.",

@@ -413,6 +413,7 @@ pub fn WirePanel() -> impl IntoView {
             done,
         );
     };
+    let note_view = move || note().map(|n| view! { <p class="warning">{n}</p> });
     view! {
         <section class="panel wire" aria-labelledby="wire-h">
             <h2 id="wire-h">
@@ -538,6 +539,8 @@ pub fn WirePanel() -> impl IntoView {
             // show one in full (the page then grows with them).
             <super::actions::Toggle label="Show whole messages".to_string() value=whole/>
             <div class="wire-view" class:whole=move || whole.get()>
+            // Shown whole, the page grows anyway: the note comes first.
+            {move || whole.get().then(note_view)}
             <ol class="messages-list" class:whole=move || whole.get() data-testid="wire-messages">
                 {move || messages.with(|ms| {
                     if ms.is_empty() {
@@ -553,7 +556,7 @@ pub fn WirePanel() -> impl IntoView {
             </ol>
             // Under the list, so that the list starts where it did when a
             // note comes or goes while a task plays.
-            {move || note().map(|n| view! { <p class="warning">{n}</p> })}
+            {move || (!whole.get()).then(note_view)}
             // How the frames above travel, said once for the exchange, under
             // the list.
             {move || messages.with(|ms| ms.iter().find_map(wire::sse_event)).map(|first| view! {
@@ -674,26 +677,33 @@ pub(super) fn select_by(store: Store, delta: isize) {
             .take(delta.unsigned_abs())
             .last()
             .unwrap_or(i);
-        if let Some(t) = trace.get(j) {
-            store.wire_view.set(WireView::Entry(t.seq));
-            // Said, for a reader who cannot see the panel change (not while
-            // Play runs: its next Step shows the latest exchange again).
-            if store.playing.get_untracked() {
-                return;
-            }
-            match (j == i, delta < 0) {
-                (false, _) => say_shown(store, "Wire shows", t),
-                // A ‹ or › at its end (it stays focusable) says why nothing moved.
-                (true, first) => say_shown(
+        let Some(t) = trace.get(j) else {
+            return;
+        };
+        // Said, for a reader who cannot see the panel change (not while Play
+        // runs: its next Step shows the latest exchange again).
+        let playing = store.playing.get_untracked();
+        // A ‹ or › at its end (it stays focusable, marked aria-disabled)
+        // moves nothing, Latest staying Latest, and says so; from an
+        // on-demand request it goes back to the trace.
+        let on_trace = matches!(
+            store.wire_view.get_untracked(),
+            WireView::Latest | WireView::Entry(_)
+        );
+        if j == i && on_trace {
+            if !playing {
+                let end = if delta < 0 { "first" } else { "last" };
+                say_shown(
                     store,
-                    if first {
-                        "This is the first trace entry listed. Wire shows"
-                    } else {
-                        "This is the last trace entry listed. Wire shows"
-                    },
+                    &format!("This is the {end} trace entry listed. Wire shows"),
                     t,
-                ),
+                );
             }
+            return;
+        }
+        store.wire_view.set(WireView::Entry(t.seq));
+        if !playing {
+            say_shown(store, "Wire shows", t);
         }
     });
 }
