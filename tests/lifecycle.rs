@@ -217,6 +217,19 @@ fn pausing_a_submitted_task_is_refused_so_a_rejecting_agent_still_rejects() {
     assert_eq!(state(&e), Rejected);
 }
 
+/// `n` Steps, each legal.
+fn steps(e: &mut Experiment, n: usize) {
+    for _ in 0..n {
+        e.apply(Action::Step).unwrap();
+    }
+}
+
+/// The time bar's words for the viewed task hold `words`.
+fn bar_says(e: &Experiment, bar: &TimeBar, words: &str) {
+    let summary = timebar_summary(e, bar);
+    assert!(summary.contains(words), "{summary}");
+}
+
 fn seg(x: u32, w: u32, span: Span) -> Segment {
     Segment { x, w, span }
 }
@@ -369,12 +382,10 @@ fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
             seg(1, 3, Span::Planned { abandoned: true })
         ]
     );
-    let summary = timebar_summary(&canceled, &bar);
-    assert!(
-        summary.contains(
-            "TASK_STATE_CANCELED with 0 of 2 units done (the work on unit 1 not counted)."
-        ),
-        "{summary}"
+    bar_says(
+        &canceled,
+        &bar,
+        "TASK_STATE_CANCELED with 0 of 2 units done (the work on unit 1 not counted).",
     );
     assert_eq!(
         bar.marks,
@@ -389,9 +400,7 @@ fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
         seconds_per_unit: 2,
         ..cfg()
     });
-    for _ in 0..2 {
-        between.apply(Action::Step).unwrap();
-    }
+    steps(&mut between, 2);
     assert_eq!(between.snapshot().completed_units, 1);
     between.apply(Action::RequestCancellation).unwrap();
     let bar = TimeBar::of(&between);
@@ -402,10 +411,10 @@ fn time_bar_marks_a_rejection_and_a_cancel_on_the_abandoned_plan() {
             seg(2, 2, Span::Planned { abandoned: true })
         ]
     );
-    let summary = timebar_summary(&between, &bar);
-    assert!(
-        summary.contains("TASK_STATE_CANCELED with 1 of 2 units done."),
-        "{summary}"
+    bar_says(
+        &between,
+        &bar,
+        "TASK_STATE_CANCELED with 1 of 2 units done.",
     );
 }
 
@@ -419,9 +428,7 @@ fn time_bar_a_cancel_in_a_wait_leaves_the_work_before_it_as_it_was() {
         seconds_per_unit: 3,
         ..proposal()
     });
-    for _ in 0..4 {
-        e.apply(Action::Step).unwrap();
-    }
+    steps(&mut e, 4);
     e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
     e.apply(Action::RequestCancellation).unwrap();
     assert_eq!(state(&e), Canceled);
@@ -446,12 +453,10 @@ fn time_bar_a_cancel_in_a_wait_leaves_the_work_before_it_as_it_was() {
             )
         ]
     );
-    let summary = timebar_summary(&e, &bar);
-    assert!(
-        summary.contains(
-            "TASK_STATE_CANCELED with 1 of 2 units done (the work on unit 2 not counted)."
-        ),
-        "{summary}"
+    bar_says(
+        &e,
+        &bar,
+        "TASK_STATE_CANCELED with 1 of 2 units done (the work on unit 2 not counted).",
     );
     // Canceled at an input gate, before its unit: no work is in flight.
     let mut e = exp(Config {
@@ -471,11 +476,7 @@ fn time_bar_a_cancel_in_a_wait_leaves_the_work_before_it_as_it_was() {
         "{:?}",
         bar.segments
     );
-    let summary = timebar_summary(&e, &bar);
-    assert!(
-        summary.contains("TASK_STATE_CANCELED with 1 of 2 units done."),
-        "{summary}"
-    );
+    bar_says(&e, &bar, "TASK_STATE_CANCELED with 1 of 2 units done.");
 }
 
 #[test]
@@ -514,9 +515,7 @@ fn paused_two_minutes_mid_unit() -> Experiment {
         seconds_per_unit: 3,
         ..proposal()
     });
-    for _ in 0..4 {
-        e.apply(Action::Step).unwrap();
-    }
+    steps(&mut e, 4);
     assert_eq!(e.snapshot().active_s, 4);
     e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
     e.apply(Action::Step).unwrap();
@@ -573,9 +572,7 @@ fn a_long_pause_on_the_time_bar_reads_as_inspect_says_it() {
     });
     e.apply(Action::Step).unwrap();
     e.apply(pause(PauseMode::InterruptImmediate)).unwrap();
-    for _ in 0..62 {
-        e.apply(Action::Step).unwrap();
-    }
+    steps(&mut e, 62);
     assert_eq!(e.snapshot().waiting_s, 62 * 60);
     assert_eq!(waiting_words(e.snapshot().waiting_s), "1 h 2 min");
     let svg = timebar_svg(&TimeBar::of(&e));
@@ -611,10 +608,10 @@ fn the_first_state_of_a_wait_is_in_it_though_it_sits_where_the_wait_starts() {
             std::cmp::Ordering::Equal,
             "state {at}"
         );
-        let summary = timebar_summary(&e, &bar);
-        assert!(
-            summary.contains("; the wait it is in (paused, proposal), drawn as a gap."),
-            "{summary}"
+        bar_says(
+            &e,
+            &bar,
+            "; the wait it is in (paused, proposal), drawn as a gap.",
         );
         assert!(!timebar_svg(&bar).contains("wait paused ahead"));
     }
@@ -639,26 +636,24 @@ fn the_time_bar_says_what_each_wait_was_for() {
     run(&mut e, 100);
     e.apply(Action::SupplyClarification("ok".into())).unwrap();
     run(&mut e, 100);
-    let summary = timebar_summary(&e, &TimeBar::of(&e));
-    assert!(
-        summary.contains(
-            "; 1 wait before it (input) and the wait it is in (authorization), drawn as gaps."
-        ),
-        "{summary}"
+    bar_says(
+        &e,
+        &TimeBar::of(&e),
+        "; 1 wait before it (input) and the wait it is in (authorization), drawn as gaps.",
     );
     e.apply(Action::Authorize).unwrap();
     run(&mut e, 100);
     assert_eq!(state(&e), Completed);
-    let summary = timebar_summary(&e, &TimeBar::of(&e));
-    assert!(
-        summary.contains("; 2 waits before it (input; authorization), drawn as gaps."),
-        "{summary}"
+    bar_says(
+        &e,
+        &TimeBar::of(&e),
+        "; 2 waits before it (input; authorization), drawn as gaps.",
     );
     e.seek(0).unwrap();
-    let summary = timebar_summary(&e, &TimeBar::of(&e));
-    assert!(
-        summary.contains("; 2 waits after it (input; authorization), drawn as gaps."),
-        "{summary}"
+    bar_says(
+        &e,
+        &TimeBar::of(&e),
+        "; 2 waits after it (input; authorization), drawn as gaps.",
     );
 }
 
@@ -673,11 +668,10 @@ fn only_work_on_the_unit_that_failed_is_said_to_be_not_counted() {
     });
     run(&mut e, 100);
     assert_eq!(state(&e), Failed);
-    let summary = timebar_summary(&e, &TimeBar::of(&e));
-    assert!(
-        summary
-            .contains("TASK_STATE_FAILED with 1 of 3 units done (the work on unit 2 not counted)."),
-        "{summary}"
+    bar_says(
+        &e,
+        &TimeBar::of(&e),
+        "TASK_STATE_FAILED with 1 of 3 units done (the work on unit 2 not counted).",
     );
     // A self-park that times out fails the task before unit 3 starts; the
     // work an immediate pause threw away on unit 1 was done again.
@@ -706,11 +700,7 @@ fn only_work_on_the_unit_that_failed_is_said_to_be_not_counted() {
         "{:?}",
         bar.segments
     );
-    let summary = timebar_summary(&e, &bar);
-    assert!(
-        summary.contains("TASK_STATE_FAILED with 2 of 3 units done."),
-        "{summary}"
-    );
+    bar_says(&e, &bar, "TASK_STATE_FAILED with 2 of 3 units done.");
 }
 
 #[test]
