@@ -77,6 +77,16 @@ fn a_hand_built_invalid_config_is_a_typed_error_not_a_panic() {
 }
 
 #[test]
+fn a_hand_built_snapshot_the_model_never_makes_reads_without_a_panic() {
+    let odd = Snapshot {
+        completed_units: 2,
+        active_s: 1,
+        ..Snapshot::SUBMITTED
+    };
+    assert_eq!(odd.seconds_into_unit(&Config::default()), 0);
+}
+
+#[test]
 fn settings_describe_off_and_never_reached() {
     let c = cfg().with(Setting::InputGate, 0).unwrap();
     assert_eq!(c.describe(Setting::InputGate), "off");
@@ -607,6 +617,40 @@ fn a_request_the_agent_refuses_is_sent_one_the_page_refuses_is_not() {
     );
     // An accepted request is sent.
     assert_eq!(e.sends(&Action::RequestCancellation), Ok(()));
+}
+
+#[test]
+fn terminal_requests_go_only_to_a_task_terminal_as_it_is_now() {
+    let message = Action::SupplyClarification("more".into());
+    let mut e = exp(cfg());
+    e.apply(Action::Step).unwrap();
+    assert_eq!(
+        e.terminal_request_legality(&Action::RequestCancellation),
+        Err(TerminalRequestStop::NotTerminal)
+    );
+    run(&mut e, 1000);
+    for a in [&message, &Action::RequestCancellation] {
+        assert_eq!(e.terminal_request_legality(a), Ok(()), "{a:?}");
+    }
+    assert_eq!(
+        e.terminal_request_legality(&Action::SupplyClarification(" ".into())),
+        Err(TerminalRequestStop::Refused(Refusal::EmptyClarification))
+    );
+    e.seek(1).unwrap();
+    assert_eq!(
+        e.terminal_request_legality(&message),
+        Err(TerminalRequestStop::EndedSince),
+        "a client reaches the task only as it is now"
+    );
+    e.seek(e.viewed_task().records().len() - 1).unwrap();
+    e.apply(Action::FollowUp).unwrap();
+    e.view_task(0).unwrap();
+    assert_eq!(e.terminal_request_legality(&message), Ok(()));
+    e.seek(1).unwrap();
+    assert_eq!(
+        e.terminal_request_legality(&message),
+        Err(TerminalRequestStop::Refused(Refusal::ReadOnly))
+    );
 }
 
 // ---- follow-up ---------------------------------------------------------------

@@ -62,6 +62,20 @@ impl fmt::Display for SeekError {
 
 impl std::error::Error for SeekError {}
 
+/// Why a terminal-task request (a message, a cancellation or, proposal, a
+/// pause sent to a terminal task to see the agent's error) cannot be sent
+/// from the viewed state (see [`Experiment::terminal_request_legality`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TerminalRequestStop {
+    /// The viewed task is not terminal in the viewed state, nor later.
+    NotTerminal,
+    /// The viewed state is not terminal, but the task has ended since:
+    /// a client reaches a task only as it is now.
+    EndedSince,
+    /// The request itself is refused by the page (see [`Experiment::sends`]).
+    Refused(Refusal),
+}
+
 /// Why Play has nothing to run from the viewed state (see
 /// [`Experiment::play_legality`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -357,6 +371,21 @@ impl Experiment {
         match self.legality(action) {
             Err(r) if !Outcome::Refused(r).on_wire() => Err(r),
             _ => Ok(()),
+        }
+    }
+
+    /// Whether `action`, sent on purpose to a terminal task to see the
+    /// agent's error, can be sent from the viewed state: only once the
+    /// viewed task is terminal there and the request reaches the agent.
+    pub fn terminal_request_legality(&self, action: &Action) -> Result<(), TerminalRequestStop> {
+        let sent = self.sends(action);
+        if sent == Err(Refusal::ReadOnly) || self.snapshot().state.is_terminal() {
+            return sent.map_err(TerminalRequestStop::Refused);
+        }
+        if self.viewed_task().latest().snap.state.is_terminal() {
+            Err(TerminalRequestStop::EndedSince)
+        } else {
+            Err(TerminalRequestStop::NotTerminal)
         }
     }
 

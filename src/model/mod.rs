@@ -22,7 +22,9 @@ pub use action::{
     SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
 };
 pub use config::{Config, ConfigError, Setting, Switch};
-pub use experiment::{Applied, Experiment, PlayStop, SeekError, MAX_APPLIED, MAX_TRACE_ENTRIES};
+pub use experiment::{
+    Applied, Experiment, PlayStop, SeekError, TerminalRequestStop, MAX_APPLIED, MAX_TRACE_ENTRIES,
+};
 pub use ids::{IdSource, MAX_PORTABLE_SEED, NEVER_ISSUED_ID};
 pub use lifecycle::{
     Ahead, Mark, PlanMark, PossibleMove, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS,

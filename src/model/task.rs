@@ -84,10 +84,12 @@ impl Snapshot {
     };
 
     /// Seconds already worked in the unit in progress.
+    /// Zero for a snapshot the model never makes (more units done than seconds
+    /// worked), since the fields are public.
     pub fn seconds_into_unit(&self, config: &Config) -> u32 {
         self.active_s
-            - self.lost_s
-            - u32::from(self.completed_units) * u32::from(config.seconds_per_unit)
+            .saturating_sub(self.lost_s)
+            .saturating_sub(u32::from(self.completed_units) * u32::from(config.seconds_per_unit))
     }
 
     /// Proposal: the pending pause that takes effect now, between units (a

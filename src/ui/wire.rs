@@ -4,7 +4,9 @@
 
 use super::store::Store;
 use super::trace::{listed, stays};
-use crate::model::{after_colon, Action, Experiment, Outcome, Refusal, TaskState, TraceEntry};
+use crate::model::{
+    after_colon, Action, Experiment, Outcome, Refusal, TaskState, TerminalRequestStop, TraceEntry,
+};
 use crate::wire::{self, PauseEncoding, Transport, WireMessage};
 use leptos::prelude::*;
 
@@ -303,22 +305,26 @@ pub fn WirePanel() -> impl IntoView {
             requests.push(("Pause terminal task", store.pause_action()));
         }
         store.exp.with(|e| {
-            let terminal = e.snapshot().state.is_terminal();
-            let verdict = |action: &Action| match e.sends(action) {
-                Err(Refusal::ReadOnly) => Err(
-                    "Viewing an earlier state of an earlier task: a client reaches a task only \
-                     as it is now. Go to its last state to send these."
-                        .to_string(),
-                ),
-                // The task has ended since the viewed state.
-                _ if !terminal && e.viewed_task().latest().snap.state.is_terminal() => Err(
-                    "Viewing an earlier state: a client reaches a task only as it is now. Go to \
-                     its last state to send these."
-                        .to_string(),
-                ),
-                _ if !terminal => Err("Enabled once the viewed task is terminal.".to_string()),
-                Err(why) => Err(format!("Not now: {}", after_colon(why))),
-                Ok(()) => Ok(()),
+            let verdict = |action: &Action| {
+                e.terminal_request_legality(action)
+                    .map_err(|stop| match stop {
+                        TerminalRequestStop::Refused(Refusal::ReadOnly) => {
+                            "Viewing an earlier state of an earlier task: a client reaches a task \
+                         only as it is now. Go to its last state to send these."
+                                .to_string()
+                        }
+                        TerminalRequestStop::EndedSince => {
+                            "Viewing an earlier state: a client reaches a task only as it is now. \
+                         Go to its last state to send these."
+                                .to_string()
+                        }
+                        TerminalRequestStop::NotTerminal => {
+                            "Enabled once the viewed task is terminal.".to_string()
+                        }
+                        TerminalRequestStop::Refused(why) => {
+                            format!("Not now: {}", after_colon(why))
+                        }
+                    })
             };
             requests
                 .into_iter()
