@@ -757,6 +757,35 @@ test('importing another run of the same context shows that run\'s trace, not the
   await page.context().close();
 });
 
+test('a run at its limit of Steps and actions says so to the keys, not that Step branches', async () => {
+  const page = await openPage(browser());
+  // 8 333 whole tasks of 120 Steps, each from the first state again, then 40
+  // Steps: 1 000 000 Steps, the most one run may take.
+  const script = [];
+  for (let i = 0; i < 8333; i++) script.push({ Steps: 120 }, { Seek: 0 });
+  script.push({ Steps: 40 });
+  const run = {
+    format: 'a2a-control-room/run', version: 2,
+    config: { work_units: 12, seconds_per_unit: 10, input_gate: 0, auth_gate: 0, fail_during: 0, reject_before_execution: false, worker_accepts_cancellation: true, follow_ups_fail_too: false, pause_proposal: false, self_park_before: 0, resume_event: '', self_park_timeout: 0, on_timeout: 'Fail' },
+    ids: { seed: 12345, drawn: 0 }, started_ms: 1767225600000, script,
+  };
+  await page.locator('#import-run').setInputFiles({ name: 'limit.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(run)) });
+  await page.getByTestId('notice').filter({ hasText: 'Imported the run file' }).waitFor({ timeout: 60_000 });
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  assert.ok(await step.isDisabled());
+  await page.locator('main').focus();
+  await page.keyboard.press('[');
+  await page.keyboard.press('ArrowRight');
+  await page.getByRole('alert').filter({ hasText: 'Step is not possible now' }).waitFor();
+  assert.match(await page.getByRole('alert').innerText(), /1000000 Steps and actions, the most one run may/);
+  await page.keyboard.press(' ');
+  await page.getByRole('alert').filter({ hasText: 'Play refused' }).waitFor();
+  const notice = page.getByTestId('notice');
+  assert.ok(!(await notice.count()) || !/branches from here/.test(await notice.innerText()), 'no way forward through a disabled button');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('Forget saved run is not undone by a save that was due; a message is in view wherever the user is', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
   const step = page.getByRole('button', { name: 'Step', exact: true });

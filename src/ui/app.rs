@@ -816,19 +816,21 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
                 if ev.repeat() {
                     return;
                 }
-                let starts = !store.playing.get_untracked();
+                // A Play refused anyway says why (toggle_play), not how to branch.
+                let starts = !store.playing.get_untracked()
+                    && untrack(|| store.play_verdict()).is_ok();
                 if !(starts && keeps_later_states(store, "Space plays", "Play")) {
                     store.toggle_play();
                 }
             }
             "ArrowRight" => {
                 ev.prevent_default();
-                if keeps_later_states(store, "→ steps", "Step") {
-                    return;
-                }
                 // As the Step button: when it is disabled, say why and record nothing.
                 match untrack(|| store.legality(&Action::Step)) {
                     Ok(()) => {
+                        if keeps_later_states(store, "→ steps", "Step") {
+                            return;
+                        }
                         store.step();
                     }
                     Err(why) => {
