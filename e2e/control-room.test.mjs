@@ -457,7 +457,7 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   const step = phone.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 4; i++) await step.click();
   const strip = phone.getByTestId('state-strip');
-  assert.equal(await strip.innerText(), 'INPUT_REQUIRED · 3 s active · 1/4 units');
+  assert.equal(await strip.innerText(), 'INPUT_REQUIRED · 1/4 units · 3 s active');
   const supply = phone.getByRole('button', { name: 'Supply clarification' });
   // Scrolled to the very top of the screen, as a link or a focus move may.
   await supply.evaluate((el) => el.scrollIntoView({ block: 'start' }));
@@ -486,7 +486,7 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   assert.equal(await strip.evaluate((el) => getComputedStyle(el.querySelector('code')).color),
     await phone.locator('.badge').first().evaluate((el) => getComputedStyle(el).color), 'in the colour of the state\'s kind');
   await phone.getByLabel('Recorded state', { exact: true }).fill('1');
-  assert.match(await strip.innerText(), /^WORKING · state 2\/7 · 0 s active · 0\/4 units$/);
+  assert.match(await strip.innerText(), /^WORKING · state 2\/7 · 0\/4 units · 0 s active$/);
   assertNoErrors(phone);
   await phone.context().close();
 
@@ -498,7 +498,7 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   await small.getByRole('button', { name: 'Step', exact: true }).click();
   await small.getByRole('button', { name: 'Step', exact: true }).click();
   const paused = small.getByTestId('state-strip');
-  await paused.filter({ hasText: /^PAUSED · proposal · \d+ s active · \d\/\d units$/ }).waitFor();
+  await paused.filter({ hasText: /^PAUSED · proposal · \d\/\d units · \d+ s active$/ }).waitFor();
   assert.equal(await paused.evaluate((el) => el.scrollWidth <= el.clientWidth), true, await paused.innerText());
   assertNoErrors(small);
   await small.context().close();

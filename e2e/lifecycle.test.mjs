@@ -263,17 +263,27 @@ test('while Play runs, a line along its foot fills until the next Step, anew at 
 });
 
 test('nothing on the page shifts while a task plays', async () => {
-  for (const [viewport, proposal] of [
-    [{ width: 1280, height: 800 }, false],
-    [{ width: 390, height: 844 }, false],
-    [{ width: 1280, height: 800 }, true],
-    [{ width: 390, height: 844 }, true],
+  // [width, height, proposal on, work units]: a laptop and a phone with
+  // 60 trace entries and more (the trace scrolls while the task plays),
+  // then other screens: the narrowest phones, a tablet, a short laptop, a
+  // wide screen, and a laptop at 200 % zoom.
+  for (const [width, height, proposal, units] of [
+    [1280, 800, false, 12],
+    [390, 844, false, 12],
+    [1280, 800, true, 12],
+    [390, 844, true, 12],
+    [320, 568, true, 6],
+    [360, 640, false, 6],
+    [768, 1024, true, 6],
+    [1024, 600, true, 6],
+    [1920, 1080, false, 6],
+    [640, 400, true, 6],
   ]) {
+    const viewport = { width, height };
     const page = await openPage(browser(), '', { viewport });
     if (proposal) await page.getByLabel('Proposed pause/resume').check();
-    // Over 60 trace entries: the trace scrolls while the task plays.
-    await page.getByLabel('Work units').fill('12');
-    await page.getByLabel('Seconds per unit').fill('5');
+    await page.getByLabel('Work units').fill(String(units));
+    await page.getByLabel('Seconds per unit').fill(units > 6 ? '5' : '2');
     await page.getByLabel('Require input before unit').fill('2');
     // Both gates: the reasons under Act's buttons keep their height in each.
     await page.getByLabel('Require authorization before unit').fill('3');
@@ -322,12 +332,18 @@ test('nothing on the page shifts while a task plays', async () => {
         });
       })).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
     });
-    const play = async (state) => {
-      await page.getByRole('button', { name: 'Play', exact: true }).click();
+    // From after a press (what it moves, it moves under the user's hand)
+    // until `state` comes by itself.
+    const watchUntil = async (state) => {
+      await frames(page);
       await page.evaluate(() => window.__watch(true));
       await waitState(page, state);
       await frames(page);
       await page.evaluate(() => window.__watch(false));
+    };
+    const play = async (state) => {
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await watchUntil(state);
     };
     await play('TASK_STATE_INPUT_REQUIRED');
     await page.getByRole('button', { name: 'Supply clarification' }).click();
@@ -335,9 +351,49 @@ test('nothing on the page shifts while a task plays', async () => {
     // Where this agent departs from A2A's SHOULD, said beside the way forward.
     assert.match(await page.locator('#act-authorize-reason').innerText(), /A2A says an agent SHOULD also take messages now; this one does not/);
     await page.getByRole('button', { name: 'Authorize' }).click();
+    if (proposal) {
+      // A pause asked for while Play runs takes effect by itself a moment later.
+      await page.getByRole('button', { name: 'Play', exact: true }).click();
+      await waitState(page, 'TASK_STATE_WORKING');
+      await page.getByRole('button', { name: 'Pause task' }).click();
+      await watchUntil('TASK_STATE_PAUSED');
+      await page.getByRole('button', { name: 'Resume task', exact: true }).click();
+      await waitState(page, 'TASK_STATE_WORKING');
+    }
     await play('TASK_STATE_COMPLETED');
     assert.deepEqual(await page.evaluate(() => window.__allShifts()), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
     assert.deepEqual(await page.evaluate(() => [...window.__moved]), [], `moved on the page at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
+test('on the narrowest screens each Wire message keeps its heading and HTTP line clear of the next one', async () => {
+  for (const viewport of [{ width: 320, height: 568 }, { width: 360, height: 640 }, { width: 640, height: 400 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    await page.getByLabel('Work units').fill('3');
+    await page.getByLabel('Seconds per unit').fill('1');
+    await page.getByLabel('Require input before unit').fill('2');
+    await page.getByLabel('Require authorization before unit').fill('3');
+    // What of each message lies below its own box (over the next one's heading).
+    const spills = () => page.evaluate(() => [...document.querySelectorAll('[data-testid=wire-messages] > li')].flatMap((li, i) => {
+      const over = Math.max(...[...li.children].map((c) => c.getBoundingClientRect().bottom)) - li.getBoundingClientRect().bottom;
+      return over > 1 ? [`message ${i + 1} by ${Math.round(over)}px`] : [];
+    }));
+    const seen = [];
+    for (let i = 0; i < 12; i++) {
+      const state = await text(page, 'task-state');
+      assert.equal(await page.getByTestId('wire-messages').locator('> li').count() > 0, true);
+      for (const spill of await spills()) seen.push(`${state}: ${spill}`);
+      if (/INPUT_REQUIRED/.test(state)) await page.getByRole('button', { name: 'Supply clarification' }).click();
+      else if (/AUTH_REQUIRED/.test(state)) await page.getByRole('button', { name: 'Authorize' }).click();
+      else if (/COMPLETED/.test(state)) break;
+      else await page.getByRole('button', { name: 'Step', exact: true }).click();
+    }
+    assert.match(await text(page, 'task-state'), /COMPLETED/);
+    await page.getByRole('button', { name: 'Message to terminal task' }).click();
+    for (const spill of await spills()) seen.push(`Message to terminal task: ${spill}`);
+    assert.deepEqual(seen, [], `${viewport.width}×${viewport.height}`);
     assertNoErrors(page);
     await page.context().close();
   }

@@ -511,8 +511,16 @@ fn PauseControls() -> impl IntoView {
                     .to_string()
                 })
             />
-            <p class="warning" data-testid="pause-pending" hidden=move || pending().is_none()>
-                {pending}
+            // Always there, so that a pause taking effect by itself while Play
+            // runs moves nothing below it.
+            <p class="pause-note" class:warning=move || pending().is_some() data-testid="pause-pending">
+                {move || pending().unwrap_or_else(|| {
+                    if store.exp.with(|e| e.snapshot().pause.is_some()) {
+                        "Paused (proposal): Resume task, with the pause's token, wakes the task.".into()
+                    } else {
+                        "No pause requested.".into()
+                    }
+                })}
             </p>
             <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" action=resume placeholder="optional; reaches the artifact"/>
             <Toggle label="Continue transcript" value=store.continue_transcript/>

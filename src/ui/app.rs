@@ -679,11 +679,12 @@ fn state_strip(e: &Experiment) -> String {
     if e.tasks().len() > 1 {
         words += &format!(" · task {}", e.viewed_task_index() + 1);
     }
+    // The units first: on the narrowest phones the strip's end is cut off.
     words += &format!(
-        " · {} s active · {}/{} units",
-        snap.active_s,
+        " · {}/{} units · {} s active",
         snap.completed_units,
-        e.config().work_units
+        e.config().work_units,
+        snap.active_s
     );
     words
 }
@@ -817,8 +818,8 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
                     return;
                 }
                 // A Play refused anyway says why (toggle_play), not how to branch.
-                let starts = !store.playing.get_untracked()
-                    && untrack(|| store.play_verdict()).is_ok();
+                let starts =
+                    !store.playing.get_untracked() && untrack(|| store.play_verdict()).is_ok();
                 if !(starts && keeps_later_states(store, "Space plays", "Play")) {
                     store.toggle_play();
                 }

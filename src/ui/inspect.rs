@@ -195,12 +195,21 @@ pub fn InspectPanel() -> impl IntoView {
                     )}
                 </p>
             </Show>
+            // Room for a pause's details while the proposal is on: a pause
+            // taking effect by itself while Play runs moves nothing below.
+            <div class="pause-area" class:reserved=proposal>
             {move || store.exp.with(|e| {
                 // Until it takes effect, the pause asked for takes its place.
                 let Some(p) = e.snapshot().pause else {
-                    return super::actions::pending_pause(e).map(|said| {
-                        view! { <p class="warning" data-testid="pause-requested">{said}</p> }.into_any()
-                    });
+                    return match super::actions::pending_pause(e) {
+                        Some(said) => Some(view! { <p class="warning" data-testid="pause-requested">{said}</p> }.into_any()),
+                        None if proposal.get() => Some(view! {
+                            <p class="muted" data-testid="no-pause">
+                                "Not paused. A pause (proposal) shows here: who paused, its mode and reason, its resume token and what wakes the task."
+                            </p>
+                        }.into_any()),
+                        None => None,
+                    };
                 };
                 let by = match p.by {
                     crate::model::Initiator::Client => "client (PauseTask)",
@@ -241,6 +250,7 @@ pub fn InspectPanel() -> impl IntoView {
                     </div>
                 }.into_any())
             })}
+            </div>
             <h3>"Artifact"</h3>
             <div class="final">
             {move || store.exp.with(|e| match e.viewed_artifact() {
