@@ -418,7 +418,7 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
   await page.context().close();
 });
 
-test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than the screen', async () => {
+test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than the screen, no label is squeezed, axe-core finds nothing', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 320, height: 640 } });
   await page.locator('.guide').getByRole('button', { name: 'Set up experiment 4' }).click();
   await page.getByLabel('Work units').fill('12');
@@ -433,6 +433,19 @@ test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than 
       .map((el) => el.textContent.slice(0, 40)));
   assert.deepEqual(wide, []);
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
+  // A choice too wide to sit beside its label goes under it: each label is
+  // one line, clear of its choice.
+  await page.locator('#on-timeout').selectOption('resume_with_summary');
+  const squeezed = await page.locator('.field:has(> select)').evaluateAll((fields) => fields.flatMap((f) => {
+    const label = f.querySelector('label').getBoundingClientRect();
+    const select = f.querySelector('select').getBoundingClientRect();
+    const lines = label.height / parseFloat(getComputedStyle(f.querySelector('label')).lineHeight);
+    const overlap = label.right > select.left && label.bottom > select.top && select.bottom > label.top;
+    return lines > 1.5 || overlap ? [f.querySelector('label').textContent] : [];
+  }));
+  assert.deepEqual(squeezed, []);
+  const violations = (await axeViolations(page)).map((v) => `${v.id}: ${v.help}`);
+  assert.deepEqual(violations, []);
   assertNoErrors(page);
   await page.context().close();
 });
