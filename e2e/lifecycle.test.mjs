@@ -262,6 +262,64 @@ test('while Play runs, a line along its foot fills until the next Step, anew at 
   await page.context().close();
 });
 
+/**
+ * Watches what moves on `page` while a task plays: the layout shifts the
+ * browser reports (`window.__allShifts()`), and where each panel, its
+ * heading and the Wire list are on the whole page (`window.__moved`).
+ * Returns `watchUntil(state)`: from after a press (what it moves, it moves
+ * under the user's hand) until `state` comes by itself.
+ */
+async function watchShifts(page) {
+  // Layout shifts not caused by recent input, as the browser reports them.
+  await page.evaluate(() => {
+    window.__shifts = [];
+    const record = (entries) => {
+      for (const e of entries) {
+        if (!e.hadRecentInput) {
+          const name = (n) => {
+            const el = n?.nodeType === 3 ? n.parentElement : n;
+            return el ? `${el.nodeName.toLowerCase()}.${el.className || el.dataset?.testid || ''}` : '?';
+          };
+          const nodes = e.sources.map((s) => name(s.node)).join(', ');
+          window.__shifts.push(`${e.value.toFixed(6)} (${nodes})`);
+        }
+      }
+    };
+    const observer = new PerformanceObserver((list) => record(list.getEntries()));
+    observer.observe({ type: 'layout-shift' });
+    // Every shift so far, those not yet delivered to the callback included.
+    window.__allShifts = () => {
+      record(observer.takeRecords());
+      return window.__shifts;
+    };
+    // The browser reports shifts on the screen only: each panel, its
+    // heading and the Wire list must also keep their place on the whole
+    // page, off the screen too, while Play runs (a reader scrolled down to
+    // them sees nothing move), from where they were when Play started.
+    const where = () => [...document.querySelectorAll('section.panel, section.panel h2, .messages-list')]
+      .map((e) => {
+        const r = e.getBoundingClientRect();
+        return [e.id || e.getAttribute('aria-labelledby') || e.className, Math.round(r.top + scrollY), Math.round(r.left + scrollX)];
+      });
+    window.__moved = new Set();
+    window.__watch = (on) => { window.__from = on ? where() : null; };
+    new MutationObserver(() => requestAnimationFrame(() => {
+      if (!window.__from) return;
+      where().forEach(([name, y, x], i) => {
+        const [, y0, x0] = window.__from[i] || [];
+        if (y !== y0 || x !== x0) window.__moved.add(`${name} ${y0},${x0} -> ${y},${x}`);
+      });
+    })).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+  });
+  return async (state) => {
+    await frames(page);
+    await page.evaluate(() => window.__watch(true));
+    await waitState(page, state);
+    await frames(page);
+    await page.evaluate(() => window.__watch(false));
+  };
+}
+
 test('nothing on the page shifts while a task plays', async () => {
   // [width, height, proposal on, work units]: a laptop and a phone with
   // 60 trace entries and more (the trace scrolls while the task plays),
@@ -291,56 +349,7 @@ test('nothing on the page shifts while a task plays', async () => {
     // The settings are drawn before watching: Playwright sets them from script,
     // which the browser does not count as recent input.
     await frames(page);
-    // Layout shifts not caused by recent input, as the browser reports them.
-    await page.evaluate(() => {
-      window.__shifts = [];
-      const record = (entries) => {
-        for (const e of entries) {
-          if (!e.hadRecentInput) {
-            const name = (n) => {
-              const el = n?.nodeType === 3 ? n.parentElement : n;
-              return el ? `${el.nodeName.toLowerCase()}.${el.className || el.dataset?.testid || ''}` : '?';
-            };
-            const nodes = e.sources.map((s) => name(s.node)).join(', ');
-            window.__shifts.push(`${e.value.toFixed(6)} (${nodes})`);
-          }
-        }
-      };
-      const observer = new PerformanceObserver((list) => record(list.getEntries()));
-      observer.observe({ type: 'layout-shift' });
-      // Every shift so far, those not yet delivered to the callback included.
-      window.__allShifts = () => {
-        record(observer.takeRecords());
-        return window.__shifts;
-      };
-      // The browser reports shifts on the screen only: each panel, its
-      // heading and the Wire list must also keep their place on the whole
-      // page, off the screen too, while Play runs (a reader scrolled down to
-      // them sees nothing move), from where they were when Play started.
-      const where = () => [...document.querySelectorAll('section.panel, section.panel h2, .messages-list')]
-        .map((e) => {
-          const r = e.getBoundingClientRect();
-          return [e.id || e.getAttribute('aria-labelledby') || e.className, Math.round(r.top + scrollY), Math.round(r.left + scrollX)];
-        });
-      window.__moved = new Set();
-      window.__watch = (on) => { window.__from = on ? where() : null; };
-      new MutationObserver(() => requestAnimationFrame(() => {
-        if (!window.__from) return;
-        where().forEach(([name, y, x], i) => {
-          const [, y0, x0] = window.__from[i] || [];
-          if (y !== y0 || x !== x0) window.__moved.add(`${name} ${y0},${x0} -> ${y},${x}`);
-        });
-      })).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
-    });
-    // From after a press (what it moves, it moves under the user's hand)
-    // until `state` comes by itself.
-    const watchUntil = async (state) => {
-      await frames(page);
-      await page.evaluate(() => window.__watch(true));
-      await waitState(page, state);
-      await frames(page);
-      await page.evaluate(() => window.__watch(false));
-    };
+    const watchUntil = await watchShifts(page);
     const play = async (state) => {
       await page.getByRole('button', { name: 'Play', exact: true }).click();
       await watchUntil(state);
@@ -363,6 +372,22 @@ test('nothing on the page shifts while a task plays', async () => {
     await play('TASK_STATE_COMPLETED');
     assert.deepEqual(await page.evaluate(() => window.__allShifts()), [], `layout shifts at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
     assert.deepEqual(await page.evaluate(() => [...window.__moved]), [], `moved on the page at ${viewport.width}px${proposal ? ', proposal on' : ''}`);
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
+test('an agent\'s self-park taking effect while Play runs moves nothing on the page (proposal)', async () => {
+  for (const [width, height] of [[1280, 800], [390, 844], [320, 568]]) {
+    const page = await openPage(browser(), '', { viewport: { width, height } });
+    await page.locator('.guide').getByRole('button', { name: 'Set up experiment 4' }).click();
+    await page.getByLabel('Speed').selectOption({ label: '10×' });
+    const watchUntil = await watchShifts(page);
+    await page.getByRole('button', { name: 'Play', exact: true }).click();
+    await watchUntil('TASK_STATE_PAUSED');
+    assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
+    assert.deepEqual(await page.evaluate(() => window.__allShifts()), [], `layout shifts at ${width}px`);
+    assert.deepEqual(await page.evaluate(() => [...window.__moved]), [], `moved on the page at ${width}px`);
     assertNoErrors(page);
     await page.context().close();
   }

@@ -516,7 +516,7 @@ fn PauseControls() -> impl IntoView {
             <p class="pause-note" class:warning=move || pending().is_some() data-testid="pause-pending">
                 {move || pending().unwrap_or_else(|| {
                     if store.exp.with(|e| e.snapshot().pause.is_some()) {
-                        "Paused (proposal): Resume task, with the pause's token, wakes the task.".into()
+                        "Paused (proposal): Resume task, with the pause's token, wakes the task now; Inspect's Wakes on says what else may.".into()
                     } else {
                         "No pause requested.".into()
                     }

@@ -665,7 +665,7 @@ impl AlertPlace {
 /// The state strip's words after the state, what matters most first (the
 /// end is cut on a narrow screen): whether it is the proposal's, which
 /// recorded state when not the newest, which task when there are several,
-/// active time and units done.
+/// units done and active time.
 fn state_strip(e: &Experiment) -> String {
     let snap = e.snapshot();
     let mut words = String::new();

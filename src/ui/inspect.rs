@@ -197,41 +197,53 @@ pub fn InspectPanel() -> impl IntoView {
             </Show>
             // Room for a pause's details while the proposal is on: a pause
             // taking effect by itself while Play runs moves nothing below.
-            <div class="pause-area" class:reserved=proposal>
+            <div
+                class="pause-area"
+                class:reserved=proposal
+                class:self-park=move || store.config.with(|c| c.pause_proposal && c.self_park_before > 0)
+            >
             {move || store.exp.with(|e| {
-                // Until it takes effect, the pause asked for takes its place.
-                let Some(p) = e.snapshot().pause else {
-                    return match super::actions::pending_pause(e) {
-                        Some(said) => Some(view! { <p class="warning" data-testid="pause-requested">{said}</p> }.into_any()),
-                        None if proposal.get() => Some(view! {
-                            <p class="muted" data-testid="no-pause">
-                                "Not paused. A pause (proposal) shows here: who paused, its mode and reason, its resume token and what wakes the task."
-                            </p>
-                        }.into_any()),
-                        None => None,
-                    };
-                };
-                let by = match p.by {
-                    crate::model::Initiator::Client => "client (PauseTask)",
-                    crate::model::Initiator::Agent => "agent (AwaitTaskResumption)",
-                };
-                // A mode is what a client's PauseTask asks for.
-                let mode = match p.by {
-                    crate::model::Initiator::Client => p.mode.name(),
-                    crate::model::Initiator::Agent => "— (a self-park has none)",
-                };
-                let event = e.config().resume_event;
-                // The deadline is a point on the task's waiting clock, which
-                // runs across pauses: the timeout is counted from this one.
-                let conditions = match (p.event, p.timeout_minutes()) {
-                    (false, None) => "none: only ResumeTask wakes it".to_string(),
-                    (true, None) => format!("event “{}”", event.as_str()),
-                    (false, Some(m)) => format!("timeout after {m} min of waiting, then {}", e.config().on_timeout.name()),
-                    (true, Some(m)) => format!(
-                        "event “{}”, or timeout after {m} min of waiting, then {}",
-                        event.as_str(),
-                        e.config().on_timeout.name()
-                    ),
+                let pending = super::actions::pending_pause(e);
+                let paused = e.snapshot().pause;
+                if paused.is_none() && pending.is_none() && !proposal.get() {
+                    return None;
+                }
+                // Not paused: the same rows, each a dash, so that a pause
+                // taking effect fills them in place.
+                let dash = || "—".to_string();
+                let (by, mode, reason, token, conditions) = match paused {
+                    None => ("— (not paused)".to_string(), dash(), dash(), dash(), dash()),
+                    Some(p) => {
+                        let by = match p.by {
+                            crate::model::Initiator::Client => "client (PauseTask)",
+                            crate::model::Initiator::Agent => "agent (AwaitTaskResumption)",
+                        };
+                        // A mode is what a client's PauseTask asks for.
+                        let mode = match p.by {
+                            crate::model::Initiator::Client => p.mode.name(),
+                            crate::model::Initiator::Agent => "— (a self-park has none)",
+                        };
+                        let event = e.config().resume_event;
+                        // The deadline is a point on the task's waiting clock, which
+                        // runs across pauses: the timeout is counted from this one.
+                        let conditions = match (p.event, p.timeout_minutes()) {
+                            (false, None) => "none: only ResumeTask wakes it".to_string(),
+                            (true, None) => format!("event “{}”", event.as_str()),
+                            (false, Some(m)) => format!("timeout after {m} min of waiting, then {}", e.config().on_timeout.name()),
+                            (true, Some(m)) => format!(
+                                "event “{}”, or timeout after {m} min of waiting, then {}",
+                                event.as_str(),
+                                e.config().on_timeout.name()
+                            ),
+                        };
+                        (
+                            by.to_string(),
+                            mode.to_string(),
+                            e.pause_reason().unwrap_or_else(dash),
+                            e.resume_token().unwrap_or_default().to_string(),
+                            conditions,
+                        )
+                    }
                 };
                 Some(view! {
                     <div class="proposal-box" role="group" aria-labelledby="pause-details-h" data-testid="pause-details">
@@ -239,12 +251,13 @@ pub fn InspectPanel() -> impl IntoView {
                         <dl class="facts">
                             <dt>"Paused by"</dt><dd>{by}</dd>
                             <dt>"Mode"</dt><dd>{mode}</dd>
-                            <dt>"Reason"</dt><dd>{e.pause_reason().unwrap_or_else(|| "—".into())}</dd>
-                            <dt>"Resume token"</dt><dd><code data-testid="resume-token">{e.resume_token().unwrap_or_default().to_string()}</code></dd>
+                            <dt>"Reason"</dt><dd>{reason}</dd>
+                            <dt>"Resume token"</dt><dd><code data-testid="resume-token">{token}</code></dd>
                             <dt>"Wakes on"</dt><dd>{conditions}</dd>
                         </dl>
-                        // A client's pause a self-park keeps, for after it.
-                        {super::actions::pending_pause(e).map(|said| view! {
+                        // The pause asked for, until it takes effect (or, kept
+                        // by a self-park, for after it).
+                        {pending.map(|said| view! {
                             <p class="warning" data-testid="pause-requested">{said}</p>
                         })}
                     </div>
