@@ -342,7 +342,7 @@ pub fn ActPanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let clarify = Callback::new(move |()| Action::SupplyClarification(store.clarification.get()));
     view! {
-        <section class="panel" aria-labelledby="act-h">
+        <section class="panel" class:proposal-on=move || store.config.with(|c| c.pause_proposal) aria-labelledby="act-h">
             <h2 id="act-h">"Act on the viewed state"</h2>
             <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" action=clarify rows=2/>
             <ActionButton

@@ -134,7 +134,7 @@ pub fn InspectPanel() -> impl IntoView {
             .collect_view()
     };
     view! {
-        <section class="panel inspect" aria-labelledby="inspect-h">
+        <section class="panel inspect" class:proposal-on=proposal aria-labelledby="inspect-h">
             <h2 id="inspect-h">"Inspect time, identity and state"</h2>
             <p class="state-line">
                 <span class=move || format!("badge {}", state().family())>{move || state().label()}</span>

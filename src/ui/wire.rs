@@ -544,7 +544,12 @@ pub fn WirePanel() -> impl IntoView {
             // scrolling in its own box. On: every message whole, to read or
             // show one in full (the page then grows with them).
             <super::actions::Toggle label="Show whole messages".to_string() value=whole/>
-            <div class="wire-view" class:whole=move || whole.get()>
+            // A self-park's exchange has a longer note: more room when one is set up.
+            <div
+                class="wire-view"
+                class:whole=move || whole.get()
+                class:self-park=move || store.config.with(|c| c.pause_proposal && c.self_park_before > 0)
+            >
             // Shown whole, the page grows anyway: the note comes first.
             {move || whole.get().then(note_view)}
             <ol class="messages-list" class:whole=move || whole.get() data-testid="wire-messages">
