@@ -272,11 +272,17 @@ impl Config {
         self
     }
 
+    /// Proposal: whether the agent parks itself (AwaitTaskResumption)
+    /// before a unit of the task.
+    pub fn self_parks(&self) -> bool {
+        self.pause_proposal && self.reaches(self.self_park_before)
+    }
+
     /// Whether nothing in these settings stops or ends the first task before
     /// it completes: no rejection, and no gate, failure or self-park
     /// (proposal) within its units.
     pub fn runs_straight_through(&self) -> bool {
-        let parks = self.pause_proposal && self.reaches(self.self_park_before);
+        let parks = self.self_parks();
         let stops = [self.input_gate, self.auth_gate, self.fail_during]
             .into_iter()
             .any(|k| self.reaches(k));

@@ -200,7 +200,7 @@ pub fn InspectPanel() -> impl IntoView {
             <div
                 class="pause-area"
                 class:reserved=proposal
-                class:self-park=move || store.config.with(|c| c.pause_proposal && c.self_park_before > 0)
+                class:self-park=move || store.config.with(crate::model::Config::self_parks)
             >
             {move || store.exp.with(|e| {
                 let pending = super::actions::pending_pause(e);

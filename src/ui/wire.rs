@@ -305,19 +305,20 @@ pub fn WirePanel() -> impl IntoView {
             requests.push(("Pause terminal task", store.pause_action()));
         }
         store.exp.with(|e| {
+            // A client reaches a task only as it is now.
+            let earlier = |whose: &str| {
+                format!(
+                    "Viewing an earlier state{whose}: a client reaches a task only as it is now. \
+                     Go to its last state to send these."
+                )
+            };
             let verdict = |action: &Action| {
                 e.terminal_request_legality(action)
                     .map_err(|stop| match stop {
                         TerminalRequestStop::Refused(Refusal::ReadOnly) => {
-                            "Viewing an earlier state of an earlier task: a client reaches a task \
-                         only as it is now. Go to its last state to send these."
-                                .to_string()
+                            earlier(" of an earlier task")
                         }
-                        TerminalRequestStop::EndedSince => {
-                            "Viewing an earlier state: a client reaches a task only as it is now. \
-                         Go to its last state to send these."
-                                .to_string()
-                        }
+                        TerminalRequestStop::EndedSince => earlier(""),
                         TerminalRequestStop::NotTerminal => {
                             "Enabled once the viewed task is terminal.".to_string()
                         }
@@ -548,7 +549,7 @@ pub fn WirePanel() -> impl IntoView {
             <div
                 class="wire-view"
                 class:whole=move || whole.get()
-                class:self-park=move || store.config.with(|c| c.pause_proposal && c.self_park_before > 0)
+                class:self-park=move || store.config.with(crate::model::Config::self_parks)
             >
             // Shown whole, the page grows anyway: the note comes first.
             {move || whole.get().then(note_view)}
