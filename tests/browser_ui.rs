@@ -2030,4 +2030,33 @@ async fn the_completion_says_how_its_artifact_is_chunked() {
         "{}",
         p.text(".wire .warning")
     );
+    // Streamed unit by unit, the note says what this frame holds.
+    p.switch("Stream the result unit by unit").await;
+    while !p.disabled("#step") {
+        p.click("#step").await;
+    }
+    let wire = p.text("[data-testid=wire-messages]");
+    assert!(wire.contains("\"append\": true"), "{wire}");
+    assert!(
+        p.text(".wire .warning").starts_with(
+            "Streamed unit by unit: this last chunk appends the final unit's chunk and the summary"
+        ),
+        "{}",
+        p.text(".wire .warning")
+    );
+    // One unit: nothing went out before, so its one chunk has no append.
+    p.set_range("#setting-work-units", 1).await;
+    while !p.disabled("#step") {
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
+    let wire = p.text("[data-testid=wire-messages]");
+    assert!(wire.contains("\"lastChunk\": true"), "{wire}");
+    assert!(!wire.contains("\"append\""), "{wire}");
+    assert!(
+        p.text(".wire .warning")
+            .starts_with("Streamed unit by unit, but nothing of this artifact went out before"),
+        "{}",
+        p.text(".wire .warning")
+    );
 }

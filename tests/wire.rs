@@ -2151,7 +2151,7 @@ fn f_double_resume_in_both_encodings() {
             // In the proposed code's words, not -32602's "Invalid parameters".
             assert_eq!(
                 r[4].message["error"]["message"],
-                "Resume token does not match the recorded suspension token"
+                "Resume token is wrong or already used"
             );
             assert_eq!(
                 (&data[0]["reason"], &data[0]["domain"]),

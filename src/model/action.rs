@@ -276,7 +276,7 @@ pub const A2A_ERRORS: [A2aError; 6] = [
     A2aError {
         code: RESUME_TOKEN_INVALID,
         name: "ResumeTokenInvalidError (proposal)",
-        message: "Resume token does not match the recorded suspension token",
+        message: "Resume token is wrong or already used",
         reason: "RESUME_TOKEN_INVALID",
         domain: SIMULATOR_DOMAIN,
     },

@@ -234,7 +234,7 @@ pub fn WirePanel() -> impl IntoView {
             {
                 return Some(
                     "Proposal: PauseTask's params are the RFC's as written: taskId, where v1.0's \
-                     GetTask, CancelTask and SubscribeToTask name the task id; mode in lower case \
+                     GetTask, CancelTask and SubscribeToTask name it id; mode in lower case \
                      (finish_step), though the RFC calls it an enum and writes enum values as \
                      SCREAMING_SNAKE_CASE names. Its result is {taskId, state, pause}, not a \
                      Task. An agent without the proposal answers MethodNotFoundError (-32601), as \
@@ -242,7 +242,19 @@ pub fn WirePanel() -> impl IntoView {
                         .to_string(),
                 );
             }
-            disagreement(&t, store.exp.with(|e| e.config().artifact_per_unit)).map(str::to_string)
+            // The completion's chunk, as its frame has it.
+            let last_chunk = messages.with(|m| {
+                m.iter().find_map(|m| {
+                    let update = &m.message["result"]["artifactUpdate"];
+                    let parts = update["artifact"]["parts"].as_array()?.len();
+                    (update["lastChunk"] == true).then_some((update["append"] == true, parts))
+                })
+            });
+            if let Some((append, parts)) = last_chunk {
+                let per_unit = store.exp.with(|e| e.config().artifact_per_unit);
+                return Some(last_chunk_note(per_unit, append, parts).to_string());
+            }
+            disagreement(&t).map(str::to_string)
         })
     };
     // Why an entry has no messages: the client did not send what the page
@@ -628,7 +640,8 @@ pub fn WirePanel() -> impl IntoView {
                 "start plus simulated time, 1 ms more for each later entry in the same second, so "
                 "they strictly increase; the same experiment always yields the same messages. "
                 "A wait for a clarification or an authorization takes no simulated time, so the "
-                "answer is stamped 1 ms after the question."
+                "agent's WORKING statusUpdate after the answer is stamped at least 1 ms after the "
+                "one that asked (A2A messages themselves carry no timestamp)."
             </p>
         </section>
     }
@@ -871,9 +884,8 @@ fn json_lines(json: String) -> impl IntoView {
 }
 
 /// Where A2A's spec and its SDKs disagree about this entry, or what the spec
-/// leaves to the agent and this one does, said plainly; `per_unit`: the
-/// agent streams its artifact unit by unit.
-fn disagreement(t: &crate::model::TraceEntry, per_unit: bool) -> Option<&'static str> {
+/// leaves to the agent and this one does, said plainly.
+fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
     use crate::model::{Event, Refusal};
     match (t.event, t.outcome) {
         (Event::CancelRequested, Outcome::Refused(Refusal::NotCancelable(TaskState::Canceled))) => {
@@ -899,6 +911,17 @@ fn disagreement(t: &crate::model::TraceEntry, per_unit: bool) -> Option<&'static
              as a plain JSON-RPC error, before any stream opens, as a2a-sdk sends it; a2a-js opens \
              the stream and sends the error as an SSE event named error.",
         ),
+        (Event::ResumeRequested { .. }, Outcome::Refused(Refusal::BadResumeToken))
+            if t.after != TaskState::Paused =>
+        {
+            Some(
+                "Proposal: the RFC lets a second ResumeTask with a used token fail as a token \
+                 invalid (-32011) or as a task no longer paused (-32010). This page checks the \
+                 token first: one this task issued before is an invalid token, any other token \
+                 on a task not PAUSED finds it not paused. (In the v1.0 extension encoding: \
+                 -32602 and -32004.)",
+            )
+        }
         (Event::AskedInput { .. }, _) => Some(
             "The spec's sections disagree on whether the stream closes at INPUT_REQUIRED; this page \
              closes it there (and at terminal states) and keeps it open through AUTH_REQUIRED.",
@@ -910,18 +933,39 @@ fn disagreement(t: &crate::model::TraceEntry, per_unit: bool) -> Option<&'static
              SHOULD also accept messages to the task while it is AUTH_REQUIRED (to negotiate, \
              correct or reject); this page sends none.",
         ),
-        _ if t.after == TaskState::Completed && t.outcome == Outcome::Done && per_unit => Some(
-            "Streamed unit by unit: this last chunk appends the final unit's chunk and the summary \
-             to the artifact already sent with the same artifactId (append: true, lastChunk: \
-             true), and a Task answered now carries every part. A canceled or failed task keeps \
-             the chunks it streamed: nothing in A2A v1.0 stops an agent keeping a partial artifact.",
-        ),
-        _ if t.after == TaskState::Completed && t.outcome == Outcome::Done => Some(
-            "The final artifact comes in one chunk, at completion: lastChunk is true and append is \
-             absent (false). An agent that streams an artifact in parts sends each later chunk of \
-             the same artifactId with append: true; this one streams nothing before the task \
-             completes, so a canceled or failed task has no artifact.",
-        ),
         _ => None,
+    }
+}
+
+/// What the completion's artifact chunk holds, read from its frame: whether
+/// it has `append` and how many parts it adds; `per_unit`: the agent streams
+/// its artifact unit by unit.
+fn last_chunk_note(per_unit: bool, append: bool, parts: usize) -> &'static str {
+    match (per_unit, append, parts) {
+        (false, ..) => {
+            "The final artifact comes in one chunk, at completion: lastChunk is true and append \
+             is absent (false). An agent that streams an artifact in parts sends each later chunk \
+             of the same artifactId with append: true; this one streams nothing before the task \
+             completes, so a canceled or failed task has no artifact."
+        }
+        (true, false, _) => {
+            "Streamed unit by unit, but nothing of this artifact went out before (the task has \
+             one unit): this one chunk is the whole artifact, the unit's chunk and the summary, \
+             with lastChunk: true and append absent (false)."
+        }
+        (true, true, 1) => {
+            "Streamed unit by unit: every unit's chunk went out before, so this last chunk \
+             appends only the summary to the artifact already sent with the same artifactId \
+             (append: true, lastChunk: true), and a Task answered now carries every part. A \
+             canceled or failed task keeps the chunks it streamed: nothing in A2A v1.0 stops an \
+             agent keeping a partial artifact."
+        }
+        (true, true, _) => {
+            "Streamed unit by unit: this last chunk appends the final unit's chunk and the \
+             summary to the artifact already sent with the same artifactId (append: true, \
+             lastChunk: true), and a Task answered now carries every part. A canceled or failed \
+             task keeps the chunks it streamed: nothing in A2A v1.0 stops an agent keeping a \
+             partial artifact."
+        }
     }
 }
