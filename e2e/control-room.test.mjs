@@ -1097,6 +1097,29 @@ test('Replay plays the later recorded states back without acting, and stops wher
   await page.waitForTimeout(1200);
   assert.match(await text(page, 'timeline-position'), /^State 2 of 8/);
   assert.equal(await page.getByTestId('trace-entry').count(), 8);
+  // The states move as under Play, and the Play button pauses the replay
+  // where it is: a Play there would discard the states ahead.
+  const play = page.locator('#play');
+  await page.getByLabel('Recorded state', { exact: true }).fill('0');
+  await replay.click();
+  assert.equal(await play.innerText(), 'Pause replay');
+  await page.getByTestId('timeline-position').filter({ hasText: /^State 2 of 8/ }).waitFor();
+  await play.click();
+  assert.equal(await play.innerText(), 'Play');
+  assert.equal(await replay.innerText(), 'Replay them');
+  assert.match(await text(page, 'status'), /^Replay stopped\./);
+  await page.waitForTimeout(1200);
+  assert.match(await text(page, 'timeline-position'), /^State 2 of 8/);
+  assert.equal(await page.getByTestId('trace-entry').count(), 8, 'nothing discarded');
+  // Space, the Play button's key, does the same.
+  await replay.click();
+  await page.getByTestId('timeline-position').filter({ hasText: /^State 3 of 8/ }).waitFor();
+  await page.evaluate(() => document.activeElement.blur());
+  await page.keyboard.press(' ');
+  assert.equal(await play.innerText(), 'Play');
+  await page.waitForTimeout(1200);
+  assert.match(await text(page, 'timeline-position'), /^State 3 of 8/);
+  assert.equal(await page.getByTestId('trace-entry').count(), 8, 'nothing discarded');
   assertNoErrors(page);
   await page.context().close();
 });

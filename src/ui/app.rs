@@ -192,7 +192,6 @@ fn playback_clock(store: Store) {
     clock(
         store,
         Signal::derive(move || store.playing.get()),
-        Some(store.beat),
         move || store.play_step(),
         move || {
             store.playing.set(false);
@@ -201,12 +200,12 @@ fn playback_clock(store: Store) {
     );
 }
 
-/// While a replay runs, one recorded state per tick of Play's clock.
+/// While a replay runs, one recorded state per tick of Play's clock, counted
+/// in `store.beat` as Play's are (the Play button, which pauses it, shows the wait).
 fn replay_clock(store: Store) {
     clock(
         store,
         Signal::derive(move || store.replay.with(Option::is_some)),
-        None,
         move || store.replay_step(),
         move || {
             store.replay.set(None);
@@ -218,21 +217,16 @@ fn replay_clock(store: Store) {
 /// Calls `tick` at Play's pace ([`Store::play_period_ms`]) while `on`
 /// holds; `refused` when the browser gives no timer. The interval is
 /// replaced only when `on` or the period changes (speed or settings), not at
-/// each tick; it is cleared when the page is unmounted. `beat`, if any,
+/// each tick; it is cleared when the page is unmounted. `store.beat`
 /// counts each tick and each fresh interval: where the next tick's wait
 /// starts.
 fn clock(
     store: Store,
     on: Signal<bool>,
-    beat: Option<RwSignal<u32>>,
     tick: impl Fn() + Clone + 'static,
     refused: impl Fn() + 'static,
 ) {
-    let count = move || {
-        if let Some(beat) = beat {
-            beat.update(|n| *n = n.wrapping_add(1));
-        }
-    };
+    let count = move || store.beat.update(|n| *n = n.wrapping_add(1));
     let tick = move || {
         count();
         tick();
@@ -818,8 +812,9 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
                     return;
                 }
                 // A Play refused anyway says why (toggle_play), not how to branch.
-                let starts =
-                    !store.playing.get_untracked() && untrack(|| store.play_verdict()).is_ok();
+                let starts = !store.playing.get_untracked()
+                    && store.replay.with_untracked(Option::is_none)
+                    && untrack(|| store.play_verdict()).is_ok();
                 if !(starts && keeps_later_states(store, "Space plays", "Play")) {
                     store.toggle_play();
                 }

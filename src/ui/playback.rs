@@ -13,6 +13,8 @@ pub fn PlaybackPanel() -> impl IntoView {
     // While paused (proposal), Steps run the waiting clock, not work.
     let paused = move || store.exp.with(|e| e.snapshot().state == TaskState::Paused);
     let playing = move || store.playing.get();
+    // A replay moves the view as Play does: the button pauses it.
+    let replaying = move || store.replay.with(Option::is_some);
     // A fresh experiment (its task created, nothing else traced) of
     // settings that never stop the task.
     let untried = move || {
@@ -45,18 +47,22 @@ pub fn PlaybackPanel() -> impl IntoView {
                     id="play"
                     class="primary"
                     aria-describedby="step-reason discard-warning"
-                    disabled=move || !playing() && play_verdict.get().is_err()
+                    disabled=move || !playing() && !replaying() && play_verdict.get().is_err()
                     on:click=move |_| store.toggle_play()
                     // While Play runs, a line along its foot fills until the
                     // next Step (anew at each of Play's ticks: `odd` flips
                     // with its clock's beat, not with a Step pressed between
                     // them), so a slow speed shows that it runs between them.
-                    class:playing=playing
-                    class:odd=move || playing() && store.beat.get() % 2 == 1
+                    class:playing=move || playing() || replaying()
+                    class:odd=move || (playing() || replaying()) && store.beat.get() % 2 == 1
                     style:--tick=move || format!("{}ms", store.play_period_ms())
                 >
                     // "Pause playback", not "Pause": the task's own pause is another thing.
-                    {move || if playing() { "Pause playback" } else { "Play" }}
+                    {move || match (playing(), replaying()) {
+                        (true, _) => "Pause playback",
+                        (false, true) => "Pause replay",
+                        (false, false) => "Play",
+                    }}
                 </button>
                 <button
                     id="step"

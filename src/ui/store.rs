@@ -53,7 +53,7 @@ pub struct Store {
     pub replay: RwSignal<Option<(String, usize, usize)>>,
     /// Index into [`SPEEDS`].
     pub speed: RwSignal<usize>,
-    /// Play's clock: one more at each of its ticks and each fresh interval
+    /// Play's clock (and a replay's): one more at each of its ticks and each fresh interval
     /// (Play pressed, the speed or settings changed), so that what shows the
     /// wait for the next tick starts again with it.
     pub beat: RwSignal<u32>,
@@ -540,8 +540,12 @@ impl Store {
     }
 
     /// Play / Pause playback. Play takes its first Step at once, then one per tick.
+    /// While a replay runs, the same press pauses it where it is: the states
+    /// move as under Play, and a Play there would discard the ones ahead.
     pub fn toggle_play(&self) {
-        if self.playing.get_untracked() {
+        if self.replay.with_untracked(Option::is_some) {
+            self.stop_replay();
+        } else if self.playing.get_untracked() {
             self.playing.set(false);
             self.status
                 .set(format!("{} Playback paused.", self.describe_state()));
