@@ -111,7 +111,10 @@ pub fn TracePanel() -> impl IntoView {
                 "a Step refused). "
                 "A grey line, unchanged, changes no state; the switch below hides those, except a unit's last "
                 "second. Marked with a bar: the entry of the viewed "
-                "state; outlined: the one the Wire panel shows (click an entry to show it)."
+                "state; outlined: the one the Wire panel shows (click an entry to show it). "
+                "The # counts every entry of the context, refusals included, so it is not the "
+                "state number Recorded states gives: a refusal, or a request that changes nothing "
+                "(idempotent), records no state, and each task counts its own states."
             </details>
             <super::actions::Toggle
                 label=Signal::derive(move || {
