@@ -490,6 +490,10 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
   for (let i = 1; i < onPhone.length; i++) {
     assert.ok(onPhone[i].y > onPhone[i - 1].y, `on a phone "${onPhone[i].h}" is shown above "${onPhone[i - 1].h}", which comes before it`);
   }
+  // The settings are screens below Play: one click goes back to it.
+  await phone.getByTestId('configure-to-play').click();
+  await phone.waitForFunction(() => document.activeElement?.id === 'play');
+  assert.ok(await focusInView(phone), 'on a phone Play is on screen after Go to Play');
   assertNoErrors(phone);
   await phone.context().close();
 
@@ -536,6 +540,10 @@ test('the panels are read, and focused, in the order they are shown: on a phone 
     await desk.waitForFunction(() => document.activeElement?.matches('section.configure'));
     const settings = await desk.locator('section.configure').boundingBox();
     assert.ok(settings.y >= 4 && settings.y < 400, `${width}: the settings are shown at the top (${settings.y})`);
+    // And from the settings, back to Play, on screen and focused.
+    await desk.getByTestId('configure-to-play').click();
+    await desk.waitForFunction(() => document.activeElement?.id === 'play');
+    assert.ok(await focusInView(desk), `${width}: Play is on screen after Go to Play`);
     for (let i = 1; i < onDesk.length; i++) {
       const [a, b] = [onDesk[i - 1], onDesk[i]];
       const sameColumn = Math.abs(a.x - b.x) < 2 && b.y > a.y;

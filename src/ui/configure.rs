@@ -153,6 +153,18 @@ pub fn ConfigurePanel() -> impl IntoView {
                     </div>
                 </Show>
             </fieldset>
+            // Playback is far above on every screen: the way back to it,
+            // once the task is set up.
+            <p class="hint">
+                "Set up? "
+                <button class="link" data-testid="configure-to-play" on:click=move |_| {
+                    store.notice.set(None);
+                    super::playback::go_to("play");
+                }>
+                    "Go to Play"
+                </button>
+                " to run the task."
+            </p>
         </section>
     }
 }
