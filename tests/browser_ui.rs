@@ -1219,15 +1219,24 @@ async fn a_text_field_whose_text_is_refused_is_marked_invalid_and_described_by_w
         p.text("#act-clarify-reason"),
         "The clarification text is empty."
     );
+    // The count beside the label, in characters (not bytes), as it grows.
+    let count = ".field:has(> #clarification-text) output";
+    p.type_text(field, &"é".repeat(500)).await;
+    assert_eq!(marked(&p), (None, None));
+    assert_eq!(p.text(count), "500 / 500");
+    assert!(!p.q(count).class_list().contains("over"));
     p.type_text(field, &"x".repeat(501)).await;
     assert_eq!(marked(&p).0.as_deref(), Some("true"));
-    // How long it is, which the field does not show.
+    assert_eq!(p.text(count), "501 / 500");
+    assert!(p.q(count).class_list().contains("over"));
+    // The reason under the button says so too (the count is not announced).
     assert_eq!(
         p.text("#act-clarify-reason"),
         "The clarification text is longer than 500 characters. It has 501."
     );
     p.type_text(field, "Use the staging database.").await;
     assert_eq!(marked(&p), (None, None));
+    assert_eq!(p.text(count), "25 / 500");
     // The proposal's fields too: an event with no name.
     proposal_on(&p).await;
     p.type_text("#event-to-fire", " ").await;

@@ -7,7 +7,7 @@ use super::store::nothing_changed;
 use super::store::Store;
 use crate::model::{
     after_colon, too_long, Action, Event, NoChange, Outcome, PauseFate, PauseMode, Refusal,
-    TraceEntry,
+    TraceEntry, MAX_CLARIFICATION_CHARS,
 };
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -239,8 +239,12 @@ fn TextField(
     action: Callback<(), Action>,
     #[prop(optional)] placeholder: &'static str,
     #[prop(optional)] rows: u32,
+    /// Shows how many characters the text has of the most it may have.
+    #[prop(optional)]
+    counted: bool,
 ) -> impl IntoView {
     let store = expect_context::<Store>();
+    let chars = move || value.with(|v| v.chars().count());
     let invalid = refuses_text(store, action);
     let described = format!("{sends}-reason");
     let described = move || invalid.get().then(|| described.clone());
@@ -315,8 +319,14 @@ fn TextField(
         .into_any()
     };
     view! {
-        <div class="field field-text">
+        <div class=if counted { "field field-text counted" } else { "field field-text" }>
             <label for=id>{label}</label>
+            // Not a live region: the reason under the button says when it is too long.
+            {counted.then(|| view! {
+                <output for=id aria-live="off" class:over=move || { chars() > MAX_CLARIFICATION_CHARS }>
+                    {move || format!("{} / {MAX_CLARIFICATION_CHARS}", chars())}
+                </output>
+            })}
             {field}
         </div>
     }
@@ -344,7 +354,7 @@ pub fn ActPanel() -> impl IntoView {
     view! {
         <section class="panel" class:proposal-on=move || store.config.with(|c| c.pause_proposal) aria-labelledby="act-h">
             <h2 id="act-h">"Act on the viewed state"</h2>
-            <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" action=clarify rows=2/>
+            <TextField id="clarification-text" label="Clarification text" value=store.clarification sends="act-clarify" action=clarify rows=2 counted=true/>
             <ActionButton
                 id="act-clarify"
                 action=clarify
@@ -496,7 +506,7 @@ fn PauseControls() -> impl IntoView {
                  them. What is in flight is this simulator's reading: the unit for \
                  finish_step, all the work left for wait_for_completion."
             </details>
-            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause" action=pause/>
+            <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause" action=pause counted=true/>
             <ActionButton
                 id="act-pause"
                 action=pause
@@ -522,7 +532,7 @@ fn PauseControls() -> impl IntoView {
                     }
                 })}
             </p>
-            <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" action=resume placeholder="optional; reaches the artifact"/>
+            <TextField id="resume-input" label="Resume input" value=store.resume_input sends="act-resume" action=resume placeholder="optional; reaches the artifact" counted=true/>
             <Toggle label="Continue transcript" value=store.continue_transcript/>
             <p class="hint">
                 "continueTranscript (proposal): in the RFC, on, the agent carries its conversation on; off, it "
