@@ -2023,49 +2023,42 @@ async fn the_notice_of_a_branch_carries_its_undo() {
     assert_eq!(active.as_deref(), Some("recorded-state"));
 }
 
+/// Steps the task to its completion: the Wire panel's messages then, and its note.
+async fn completed_wire(p: &Page) -> (String, String) {
+    while !p.disabled("#step") {
+        p.click("#step").await;
+    }
+    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
+    let wire = p.text("[data-testid=wire-messages]");
+    assert!(wire.contains("\"lastChunk\": true"), "{wire}");
+    (wire, p.text(".wire .warning"))
+}
+
 #[wasm_bindgen_test]
 async fn the_completion_says_how_its_artifact_is_chunked() {
     let p = mount().await;
-    while !p.disabled("#step") {
-        p.click("#step").await;
-    }
-    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
-    let wire = p.text("[data-testid=wire-messages]");
-    assert!(wire.contains("\"lastChunk\": true"), "{wire}");
+    let (wire, note) = completed_wire(&p).await;
     assert!(!wire.contains("\"append\""), "{wire}");
     assert!(
-        p.text(".wire .warning")
-            .starts_with("The final artifact comes in one chunk, at completion"),
-        "{}",
-        p.text(".wire .warning")
+        note.starts_with("The final artifact comes in one chunk, at completion"),
+        "{note}"
     );
     // Streamed unit by unit, the note says what this frame holds.
     p.switch("Stream the result unit by unit").await;
-    while !p.disabled("#step") {
-        p.click("#step").await;
-    }
-    let wire = p.text("[data-testid=wire-messages]");
+    let (wire, note) = completed_wire(&p).await;
     assert!(wire.contains("\"append\": true"), "{wire}");
     assert!(
-        p.text(".wire .warning").starts_with(
+        note.starts_with(
             "Streamed unit by unit: this last chunk appends the final unit's chunk and the summary"
         ),
-        "{}",
-        p.text(".wire .warning")
+        "{note}"
     );
     // One unit: nothing went out before, so its one chunk has no append.
     p.set_range("#setting-work-units", 1).await;
-    while !p.disabled("#step") {
-        p.click("#step").await;
-    }
-    assert_eq!(p.state(), "TASK_STATE_COMPLETED");
-    let wire = p.text("[data-testid=wire-messages]");
-    assert!(wire.contains("\"lastChunk\": true"), "{wire}");
+    let (wire, note) = completed_wire(&p).await;
     assert!(!wire.contains("\"append\""), "{wire}");
     assert!(
-        p.text(".wire .warning")
-            .starts_with("Streamed unit by unit, but nothing of this artifact went out before"),
-        "{}",
-        p.text(".wire .warning")
+        note.starts_with("Streamed unit by unit, but nothing of this artifact went out before"),
+        "{note}"
     );
 }
