@@ -747,6 +747,11 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   const named = page.getByRole('group', { name: /^The task is terminal \(TASK_STATE_CANCELED\)/ });
   assert.equal(await named.count(), 1);
   assert.ok(await named.evaluate((el) => el === document.activeElement && el.contains(document.getElementById('act-cancel'))));
+  // Space there, meant for the button, says why it is off: not Play's shortcut.
+  await page.keyboard.press(' ');
+  assert.match(await text(page, 'status'), /^Request cancellation is off now\. The task is terminal \(TASK_STATE_CANCELED\)/);
+  assert.equal(await page.getByTestId('alert').innerText(), '');
+  assert.ok(await named.evaluate((el) => el === document.activeElement));
   await page.keyboard.press('Tab');
   assert.equal(await page.locator('.action[role], .action[aria-labelledby]').count(), 0);
   await page.getByRole('button', { name: 'Restart experiment' }).click();
@@ -768,6 +773,60 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   await page.keyboard.press('[');
   assert.notEqual(await position(), before, '[ moved to the previous recorded state');
   await page.waitForFunction(() => document.activeElement?.id === 'play');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('the focused trace keeps its keys; a replay that ends gives focus to the slider; the proposal switched on stays in view', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 3; i++) await step.click();
+  const entries = await page.getByTestId('trace-entry').count();
+  // → and [ ] with focus on the trace (read with ↑ ↓): no Step, no seek.
+  const position = await text(page, 'timeline-position');
+  await page.locator('.trace-scroll').focus();
+  for (const key of ['ArrowRight', '[', ']', 'ArrowRight']) await page.keyboard.press(key);
+  assert.equal(await page.getByTestId('trace-entry').count(), entries, '→ on the trace steps nothing');
+  assert.equal(await text(page, 'timeline-position'), position);
+  // A replay run to its end: Stop replay, which had focus, goes; focus
+  // goes to the Recorded state slider, not to the whole page.
+  await page.locator('#speed').selectOption({ label: '10×' });
+  await page.getByLabel('Recorded state', { exact: true }).fill('3');
+  await page.getByTestId('replay').focus();
+  await page.keyboard.press('Enter');
+  await page.getByTestId('timeline-position').filter({ hasText: /^State 5 of 5/ }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'recorded-state');
+  assertNoErrors(page);
+  await page.context().close();
+  // Far down the middle column, the proposal's switch: Act, in the column
+  // to its left, grows with the proposal's controls; the switch stays where
+  // it was on the screen.
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 600 }, { width: 390, height: 844 }]) {
+    const desk = await openPage(browser(), '', { viewport });
+    await desk.getByTestId('to-configure').click();
+    const proposal = desk.getByLabel('Proposed pause/resume');
+    await proposal.focus();
+    const top = () => proposal.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const before = await top();
+    await desk.keyboard.press(' ');
+    await desk.locator('#act-pause').waitFor();
+    assert.ok(Math.abs((await top()) - before) <= 2, `${viewport.width}: the switch moved from ${before} to ${await top()}`);
+    assert.ok(await focusInView(desk), `${viewport.width}: the focused switch is on screen`);
+    assertNoErrors(desk);
+    await desk.context().close();
+  }
+});
+
+test('at 400 % zoom, where Play stops for the client with keyboard focus on it, the focused link is brought into view', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 320, height: 256 } });
+  await page.locator('#speed').selectOption({ label: '10×' });
+  await page.getByLabel('Work units').fill('1');
+  await page.getByRole('button', { name: 'Dismiss notice' }).click().catch(() => {});
+  await page.locator('#play').focus();
+  await page.keyboard.press(' ');
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await focusedAnswer(page), 'Go to follow-up');
+  assert.ok(await focusInView(page), 'the focused Go to follow-up is on the screen');
   assertNoErrors(page);
   await page.context().close();
 });

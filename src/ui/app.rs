@@ -409,6 +409,16 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
     if let Some(link) = answer_link(button, "section.panel") {
         return focus_in_place(&link, by);
     }
+    // A control that goes by itself may name where focus goes instead
+    // (Stop replay, gone when the replay ends: the slider it moved).
+    let instead = button
+        .get_attribute("data-refocus")
+        .filter(|_| gone)
+        .and_then(|id| document().get_element_by_id(&id))
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(el) = instead {
+        return focus_in_place(&el, by);
+    }
     // An action's own box (its button and the reason it is off) keeps focus
     // where the user was, and Tab goes on to the control after it; other
     // controls hand focus to their panel.
@@ -470,8 +480,9 @@ fn focus_region(el: web_sys::Element) {
 }
 
 /// Who moved focus: the user's own press (a click, a key, Enter in a
-/// field), after which a keyboard user's focus is brought into view, or
-/// playback, which never scrolls the page.
+/// field), after which a keyboard user's focus is brought to the middle of
+/// the screen, or playback, which brings it just into view (and never
+/// scrolls for a pointer user).
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Mover {
     User,
@@ -479,17 +490,21 @@ enum Mover {
 }
 
 /// Focuses the control `el` without scrolling, so that nothing moves under
-/// the pointer; when the user's own key moved focus (the browser then shows
-/// where it is) to a control that the screen's edges, or the fixed strip,
-/// notice or alert, hide, it is brought to the middle of the screen, as a
-/// Go to link does.
+/// the pointer. When a keyboard user's focus (the browser then shows where
+/// it is) lands on a control that the screen's edges, or the fixed strip,
+/// notice or alert, hide, it is brought into view: to the middle of the
+/// screen after the user's own key, as a Go to link does; just into view
+/// when playback moved it (a stop at 400 % zoom), the least move.
 fn focus_in_place(el: &web_sys::HtmlElement, by: Mover) {
     focus_without_scrolling(el);
     let keyboard = el.matches(":focus-visible").unwrap_or(false);
-    if by == Mover::User && keyboard && !clear_in_view(el) {
-        let middle = web_sys::ScrollIntoViewOptions::new();
-        middle.set_block(web_sys::ScrollLogicalPosition::Center);
-        el.scroll_into_view_with_scroll_into_view_options(&middle);
+    if keyboard && !clear_in_view(el) {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(match by {
+            Mover::User => web_sys::ScrollLogicalPosition::Center,
+            Mover::Playback => web_sys::ScrollLogicalPosition::Nearest,
+        });
+        el.scroll_into_view_with_scroll_into_view_options(&options);
     }
 }
 
@@ -786,10 +801,46 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         if editable || matches!(tag.as_str(), "input" | "textarea" | "select" | "pre") {
             return;
         }
+        // The box an action's button left focus on when it turned itself
+        // off: Space or Enter there, meant for the button, says why it is off.
+        if let Some(group) = target
+            .as_ref()
+            .filter(|t| t.matches(".action").unwrap_or(false))
+        {
+            if matches!(ev.key().as_str(), " " | "Enter") {
+                ev.prevent_default();
+                let button = group
+                    .query_selector("button")
+                    .ok()
+                    .flatten()
+                    .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+                match button {
+                    // On again (the view moved): focus goes back to it.
+                    Some(button) if !button.has_attribute("disabled") => {
+                        focus_in_place(&button, Mover::User)
+                    }
+                    Some(button) => {
+                        let why = document()
+                            .get_element_by_id(&format!("{}-reason", button.id()))
+                            .and_then(|e| e.text_content())
+                            .unwrap_or_default();
+                        let name = button.text_content().unwrap_or_default();
+                        store.say(format!("{name} is off now. {why}"));
+                    }
+                    None => {}
+                }
+            }
+            return;
+        }
         if !store.shortcuts.get_untracked() {
             return;
         }
-        let control = matches!(tag.as_str(), "button" | "a" | "summary");
+        // A focused scrolling region (the trace, read with ↑ ↓) is a control
+        // too: its keys are its own.
+        let control = matches!(tag.as_str(), "button" | "a" | "summary")
+            || target
+                .as_ref()
+                .is_some_and(|t| t.get_attribute("tabindex").as_deref() == Some("0"));
         // The transport's controls, and the link focus lands on where Play or
         // Step stops at what the client must answer: the keys go on there.
         let transport = target.as_ref().is_some_and(|t| {
@@ -799,12 +850,8 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         if control && !transport {
             return;
         }
-        // Space scrolls a focused scrolling region (the trace, a JSON block).
-        let scroller = target
-            .as_ref()
-            .is_some_and(|t| t.get_attribute("tabindex").as_deref() == Some("0"));
         match ev.key().as_str() {
-            " " if !scroller && !control => {
+            " " if !control => {
                 ev.prevent_default();
                 // A held key repeats: Play toggles once per press, as the
                 // button does.

@@ -101,6 +101,8 @@ pub fn TimelinePanel() -> impl IntoView {
                     <button
                         class="link"
                         data-testid="replay"
+                        // Gone when the replay reaches the newest state.
+                        data-refocus="recorded-state"
                         // Its visible words, then what they mean here.
                         aria-label=move || match replaying() {
                             true => "Stop replay",
