@@ -306,6 +306,25 @@ async fn steps_reason_is_amber_while_the_task_waits_and_plain_once_it_has_ended(
 }
 
 #[wasm_bindgen_test]
+async fn a_slider_that_names_a_unit_is_described_by_one_short_sentence() {
+    let p = mount().await;
+    let described = |sel: &str| p.q(sel).get_attribute("aria-describedby");
+    assert_eq!(described("#setting-work-units"), None);
+    assert_eq!(described("#setting-seconds-per-unit"), None);
+    for gate in [
+        "#setting-require-input-before-unit",
+        "#setting-require-authorization-before-unit",
+        "#setting-fail-during-unit",
+    ] {
+        let id = described(gate).expect(gate);
+        assert_eq!(
+            p.text(&format!("#{id}")).trim(),
+            "Zero disables a gate or the failure; a unit above the work-unit count is never reached."
+        );
+    }
+}
+
+#[wasm_bindgen_test]
 async fn a_settings_change_starts_a_fresh_experiment_and_says_so() {
     let p = mount().await;
     p.click("#step").await;

@@ -23,8 +23,9 @@ fn slider(store: Store, setting: Setting) -> impl IntoView {
                 step="1"
                 prop:value=value
                 aria-valuetext=shown
-                // The panel's note on gates, units and the failure.
-                aria-describedby=Setting::CORE.contains(&setting).then_some("configure-help")
+                // The one sentence of the panel's note on what 0 and a unit
+                // above the count mean, for the sliders that name a unit.
+                aria-describedby=setting.names_a_unit().then_some("configure-help")
                 on:input=move |ev| store.set_setting(setting, &event_target_value(&ev))
             />
             // Not a live region: the slider's own value text is announced.
@@ -73,9 +74,12 @@ pub fn ConfigurePanel() -> impl IntoView {
                     })
                     .collect_view()}
             </div>
-            <p class="hint" id="configure-help">
-                "Zero disables a gate or the failure; a unit above the work-unit count is never "
-                "reached. A follow-up task runs with these settings too, but fails or is rejected "
+            <p class="hint">
+                <span id="configure-help">
+                    "Zero disables a gate or the failure; a unit above the work-unit count is never "
+                    "reached."
+                </span>
+                " A follow-up task runs with these settings too, but fails or is rejected "
                 "only if you say so. Streamed unit by unit, the result comes as a chunk per unit "
                 "(artifactUpdate with append), the summary last (lastChunk), and a failed or "
                 "canceled task keeps what came; otherwise it comes whole at completion. Every "
