@@ -908,10 +908,12 @@ impl Store {
             Some(Err(e)) => self.raise(e.to_string()),
             Some(Ok(())) => {
                 self.forget_discarded();
+                // A replay's ticks are quiet, as Play's Steps are: the status
+                // says it replays, then where it ended.
                 if by_user {
                     self.read_what_was_said();
+                    self.status.set(self.view_status());
                 }
-                self.status.set(self.view_status());
             }
             None => {}
         }
