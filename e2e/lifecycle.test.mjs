@@ -752,6 +752,9 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   assert.match(await text(page, 'status'), /^Request cancellation is off now\. The task is terminal \(TASK_STATE_CANCELED\)/);
   assert.equal(await page.getByTestId('alert').innerText(), '');
   assert.ok(await named.evaluate((el) => el === document.activeElement));
+  // The other keys go on there: ] says this is the newest state.
+  await page.keyboard.press(']');
+  assert.match(await text(page, 'status'), /This is the newest recorded state of this task\.$/);
   await page.keyboard.press('Tab');
   assert.equal(await page.locator('.action[role], .action[aria-labelledby]').count(), 0);
   await page.getByRole('button', { name: 'Restart experiment' }).click();
@@ -814,6 +817,27 @@ test('the focused trace keeps its keys; a replay that ends gives focus to the sl
     assert.ok(await focusInView(desk), `${viewport.width}: the focused switch is on screen`);
     assertNoErrors(desk);
     await desk.context().close();
+  }
+  // On a phone, Act is its own scroll anchor: Playback's note above it goes
+  // with the first action, and the button pressed stays under the finger.
+  for (const width of [390, 320]) {
+    const phone = await openPage(browser(), '', { viewport: { width, height: 844 } });
+    const cancel = phone.locator('#act-cancel');
+    await cancel.evaluate((el) => window.scrollBy(0, el.getBoundingClientRect().top - 150));
+    const top = () => cancel.evaluate((el) => Math.round(el.getBoundingClientRect().top));
+    const before = await top();
+    await cancel.click();
+    await waitState(phone, 'TASK_STATE_CANCELED');
+    await phone.waitForTimeout(100);
+    assert.ok(Math.abs((await top()) - before) <= 2, `${width}: Request cancellation moved from ${before} to ${await top()}`);
+    // Go to Play, with Play off now the task has ended: the Playback panel,
+    // which says why, takes focus in view.
+    await phone.getByTestId('configure-to-play').click();
+    await phone.waitForFunction(() => document.activeElement?.matches('section[aria-labelledby=playback-h]'));
+    const panel = await phone.locator('section[aria-labelledby=playback-h]').boundingBox();
+    assert.ok(panel.y >= 0 && panel.y < 844, `${width}: Playback is on screen (${panel.y})`);
+    assertNoErrors(phone);
+    await phone.context().close();
   }
 });
 

@@ -156,6 +156,7 @@ pub fn ActionButton(
                 {
                     let _ = el.remove_attribute("role");
                     let _ = el.remove_attribute("aria-labelledby");
+                    let _ = el.remove_attribute("tabindex");
                 }
             }
         >
@@ -245,6 +246,9 @@ fn TextField(
 ) -> impl IntoView {
     let store = expect_context::<Store>();
     let chars = move || value.with(|v| v.chars().count());
+    // Over the limit as the request would carry it (a resume input of
+    // spaces alone is sent as none): the same test that refuses it.
+    let over = move || action.run(()).bounded_text().and_then(too_long).is_some();
     let invalid = refuses_text(store, action);
     let described = format!("{sends}-reason");
     let described = move || invalid.get().then(|| described.clone());
@@ -323,7 +327,7 @@ fn TextField(
             <label for=id>{label}</label>
             // Not a live region: the reason under the button says when it is too long.
             {counted.then(|| view! {
-                <output for=id aria-live="off" class:over=move || { chars() > MAX_CLARIFICATION_CHARS }>
+                <output for=id aria-live="off" class:over=over>
                     {move || format!("{} / {MAX_CLARIFICATION_CHARS}", chars())}
                 </output>
             })}

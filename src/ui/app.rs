@@ -285,7 +285,8 @@ fn keep_focus_when_play_acts(store: Store) {
     let was_playing = StoredValue::new(false);
     Effect::new(move |_| {
         store.exp.track();
-        let playing = store.playing.get();
+        // A replay's ticks and its end are playback's too.
+        let playing = store.playing.get() || store.replay.with(Option::is_some);
         // Play's own ticks and its stop are playback's; a change with Play
         // off all along is the user's action (whose click or key may find
         // focus already moved here).
@@ -465,9 +466,14 @@ pub fn show_wire() {
 /// Scrolls to the panel `selector` finds and puts keyboard focus on it.
 fn show_panel(selector: &str) {
     if let Some(el) = document().query_selector(selector).ok().flatten() {
-        el.scroll_into_view();
-        focus_region(el);
+        show_region(el);
     }
+}
+
+/// Scrolls to the panel or region `el` and puts keyboard focus on it.
+pub fn show_region(el: web_sys::Element) {
+    el.scroll_into_view();
+    focus_region(el);
 }
 
 /// Focuses a panel or the main area, which Tab does not stop at; the page
@@ -802,33 +808,32 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
             return;
         }
         // The box an action's button left focus on when it turned itself
-        // off: Space or Enter there, meant for the button, says why it is off.
-        if let Some(group) = target
+        // off (named by its reason while focus is there): Space or Enter,
+        // meant for the button, says why it is off. Other keys go on.
+        let left_by_button = target
             .as_ref()
-            .filter(|t| t.matches(".action").unwrap_or(false))
-        {
-            if matches!(ev.key().as_str(), " " | "Enter") {
-                ev.prevent_default();
-                let button = group
-                    .query_selector("button")
-                    .ok()
-                    .flatten()
-                    .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
-                match button {
-                    // On again (the view moved): focus goes back to it.
-                    Some(button) if !button.has_attribute("disabled") => {
-                        focus_in_place(&button, Mover::User)
-                    }
-                    Some(button) => {
-                        let why = document()
-                            .get_element_by_id(&format!("{}-reason", button.id()))
-                            .and_then(|e| e.text_content())
-                            .unwrap_or_default();
-                        let name = button.text_content().unwrap_or_default();
-                        store.say(format!("{name} is off now. {why}"));
-                    }
-                    None => {}
+            .filter(|t| t.matches(".action[aria-labelledby]").unwrap_or(false));
+        if let Some(group) = left_by_button.filter(|_| matches!(ev.key().as_str(), " " | "Enter")) {
+            ev.prevent_default();
+            let button = group
+                .query_selector("button")
+                .ok()
+                .flatten()
+                .and_then(|b| b.dyn_into::<web_sys::HtmlElement>().ok());
+            match button {
+                // On again (the view moved): focus goes back to it.
+                Some(button) if !button.has_attribute("disabled") => {
+                    focus_in_place(&button, Mover::User)
                 }
+                Some(button) => {
+                    let why = document()
+                        .get_element_by_id(&format!("{}-reason", button.id()))
+                        .and_then(|e| e.text_content())
+                        .unwrap_or_default();
+                    let name = button.text_content().unwrap_or_default();
+                    store.say(format!("{name} is off now. {why}"));
+                }
+                None => {}
             }
             return;
         }

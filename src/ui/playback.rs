@@ -175,9 +175,17 @@ pub fn PlaybackPanel() -> impl IntoView {
     }
 }
 
-/// Brings the control `id` to the middle of the screen and focuses it.
+/// Brings the control `id` to the middle of the screen and focuses it; one
+/// that is off (Play once the task has ended), where focus cannot rest,
+/// brings its panel, which says why.
 pub fn go_to(id: &str) {
     if let Some(el) = control(id) {
+        if el.has_attribute("disabled") {
+            if let Some(panel) = el.closest("section.panel").ok().flatten() {
+                super::app::show_region(panel);
+            }
+            return;
+        }
         let options = web_sys::ScrollIntoViewOptions::new();
         options.set_block(web_sys::ScrollLogicalPosition::Center);
         el.scroll_into_view_with_scroll_into_view_options(&options);

@@ -916,9 +916,10 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         {
             Some(
                 "Proposal: the RFC lets a second ResumeTask with a used token fail as a token \
-                 invalid (-32011) or as a task no longer paused (-32010). This page checks the \
-                 token first: one this task issued before is an invalid token, any other token \
-                 on a task not PAUSED finds it not paused. (In the v1.0 extension encoding: \
+                 invalid (-32011) or as a task no longer paused (-32010). On a task not \
+                 terminal, this page checks the token first: one this task issued before is an \
+                 invalid token, any other token on a task not PAUSED finds it not paused (a \
+                 terminal task answers not paused to any token). (In the v1.0 extension encoding: \
                  -32602 and -32004.)",
             )
         }
