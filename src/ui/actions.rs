@@ -281,13 +281,7 @@ fn TextField(
             return;
         }
         // The button's own reason line, as it is shown under it.
-        let text = |id: &str| {
-            document()
-                .get_element_by_id(id)
-                .and_then(|e| e.text_content())
-                .unwrap_or_default()
-        };
-        let why = text(&format!("{sends}-reason"));
+        let why = why_off(sends);
         store.say(format!(
             "Enter sent nothing: {} is off now. {why}",
             untrack(|| action.run(())).said()
@@ -334,6 +328,15 @@ fn TextField(
             {field}
         </div>
     }
+}
+
+/// The line under the action button `id`, as it is shown: why the button
+/// is off, when it is.
+pub fn why_off(id: &str) -> String {
+    document()
+        .get_element_by_id(&format!("{id}-reason"))
+        .and_then(|e| e.text_content())
+        .unwrap_or_default()
 }
 
 /// A labelled checkbox bound to a boolean signal.

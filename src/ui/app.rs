@@ -826,10 +826,7 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
                     focus_in_place(&button, Mover::User)
                 }
                 Some(button) => {
-                    let why = document()
-                        .get_element_by_id(&format!("{}-reason", button.id()))
-                        .and_then(|e| e.text_content())
-                        .unwrap_or_default();
+                    let why = super::actions::why_off(&button.id());
                     let name = button.text_content().unwrap_or_default();
                     store.say(format!("{name} is off now. {why}"));
                 }

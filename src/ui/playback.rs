@@ -15,6 +15,7 @@ pub fn PlaybackPanel() -> impl IntoView {
     let playing = move || store.playing.get();
     // A replay moves the view as Play does: the button pauses it.
     let replaying = move || store.replay.with(Option::is_some);
+    let moving = move || playing() || replaying();
     // A fresh experiment (its task created, nothing else traced) of
     // settings that never stop the task.
     let untried = move || {
@@ -47,14 +48,14 @@ pub fn PlaybackPanel() -> impl IntoView {
                     id="play"
                     class="primary"
                     aria-describedby="step-reason discard-warning"
-                    disabled=move || !playing() && !replaying() && play_verdict.get().is_err()
+                    disabled=move || !moving() && play_verdict.get().is_err()
                     on:click=move |_| store.toggle_play()
                     // While Play runs, a line along its foot fills until the
                     // next Step (anew at each of Play's ticks: `odd` flips
                     // with its clock's beat, not with a Step pressed between
                     // them), so a slow speed shows that it runs between them.
-                    class:playing=move || playing() || replaying()
-                    class:odd=move || (playing() || replaying()) && store.beat.get() % 2 == 1
+                    class:playing=moving
+                    class:odd=move || moving() && store.beat.get() % 2 == 1
                     style:--tick=move || format!("{}ms", store.play_period_ms())
                 >
                     // "Pause playback", not "Pause": the task's own pause is another thing.
