@@ -300,6 +300,36 @@ test('a tab told that another tab saved a different run over its own', async () 
   await a.context().close();
 });
 
+test('a checkpoint that decodes but does not replay is set aside and said; this tab\'s own run opens and is saved over it', async () => {
+  const page = await openPage(browser());
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await settle(page);
+  const mine = await snapshot(page);
+  // Another tab (or a hand edit) leaves a run whose script views a state it never recorded.
+  const bad = await page.evaluate(() => {
+    const run = JSON.parse(localStorage.getItem('a2a-control-room/run'));
+    run.script.push({ Seek: 99 });
+    const text = JSON.stringify(run);
+    localStorage.setItem('a2a-control-room/run', text);
+    return text;
+  });
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await text(page, 'alert'), /^The run saved in this browser could not be opened: .*script.*This tab's own copy of its run was opened instead; its text is kept .*a2a-control-room\/run\.unreadable/);
+  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run.unreadable')), bad, 'the text is kept apart as it was');
+  assert.deepEqual(await snapshot(page), mine);
+  // Saved at once in its place: a reload of this or any tab brings it back.
+  await settle(page);
+  const saved = await page.evaluate(() => localStorage.getItem('a2a-control-room/run'));
+  assert.equal(saved, await page.evaluate(() => sessionStorage.getItem('a2a-control-room/run')));
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), mine);
+  assert.equal(await text(page, 'alert'), '');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('another tab\'s save while an alert is up is said once that alert is gone', async () => {
   const a = await openPage(browser());
   await a.getByLabel('Worker accepts cancellation').uncheck();
@@ -378,7 +408,11 @@ test('a link to the run already on the page opens it without offering an Undo th
 test('a corrupt checkpoint gets a message and a fresh run', async () => {
   const page = await openPage(browser());
   await settle(page); // or the page saves its own run over this one when it unloads
-  await page.evaluate(() => localStorage.setItem('a2a-control-room/run', '{"format":"a2a-control-room/run","version":1,"config":'));
+  // As a new tab finds it (one that kept its own copy opens that: see above).
+  await page.evaluate(() => {
+    localStorage.setItem('a2a-control-room/run', '{"format":"a2a-control-room/run","version":1,"config":');
+    sessionStorage.clear();
+  });
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.match(await page.getByTestId('alert').innerText(), /run saved in this browser could not be opened: it is not a valid run .*A fresh run was started; its text is kept .*a2a-control-room\/run.unreadable/);

@@ -60,30 +60,44 @@ const OWN_UNSAVED: &str = "Restored this tab's own run: this browser refused to 
 /// this tab's own copy is then newer than the checkpoint.
 const UNSAVED_KEY: &str = "a2a-control-room/unsaved";
 
-/// At a reload: this tab's own run, when the checkpoint holds a different,
-/// readable run another tab saved since, or none or an older one because
-/// the browser refused this tab's saves; with what the page says of it.
-/// `None` when the checkpoint is this tab's (or unreadable, said as ever),
-/// or this tab kept none. A copy of this tab's that cannot be opened is
-/// said, and the checkpoint opened.
+/// At a reload: this tab's own run, when the checkpoint holds a different
+/// run another tab saved since (readable or not), or none or an older one
+/// because the browser refused this tab's saves; with what the page says of
+/// it. `None` when the checkpoint is this tab's, or this tab kept none. A
+/// copy of this tab's that cannot be opened is said, and the checkpoint
+/// opened. Over a checkpoint that cannot be read, says [`OWN_OVER_UNREADABLE`]:
+/// [`restore`] sets the checkpoint apart and says why.
 fn restore_own_tab(store: Store) -> Option<Result<&'static str, String>> {
     let tab = tab_storage()?;
     let own = tab.get_item(STORAGE_KEY).ok().flatten()?;
     let unsaved = tab.get_item(UNSAVED_KEY).ok().flatten().is_some();
     let saved = stored_run_text(STORAGE_KEY);
-    let unreadable = saved
-        .as_deref()
-        .is_some_and(|s| SavedRun::parse(s).is_err());
-    if unreadable || saved.as_deref() == Some(own.as_str()) || (saved.is_none() && !unsaved) {
+    if saved.as_deref() == Some(own.as_str()) || (saved.is_none() && !unsaved) {
         return None;
     }
-    let said = if unsaved { OWN_UNSAVED } else { OWN_TAB };
+    // Unreadable as the checkpoint's own restore finds it: one that decodes
+    // but does not replay too.
+    let unreadable = saved
+        .as_deref()
+        .is_some_and(|s| SavedRun::parse(s).and_then(|r| r.replay()).is_err());
+    let said = match (unreadable, unsaved) {
+        (true, _) => OWN_OVER_UNREADABLE,
+        (false, true) => OWN_UNSAVED,
+        (false, false) => OWN_TAB,
+    };
     Some(store.open(&own).map(|()| said).map_err(|why| {
-        format!(
-            "This tab's own copy of its run could not be opened: {why}; the run saved in this browser was opened instead, and this tab's copy is replaced at its next save."
-        )
+        let instead = match (&saved, unreadable) {
+            (None, _) => "a fresh run was started",
+            (Some(_), true) => "the run saved in this browser could not be read either (below)",
+            (Some(_), false) => "the run saved in this browser was opened instead, and this tab's copy is replaced at its next save",
+        };
+        format!("This tab's own copy of its run could not be opened: {why}; {instead}.")
     }))
 }
+
+/// What a reload that brings back this tab's run over a checkpoint that
+/// cannot be read says, before the alert on the checkpoint.
+const OWN_OVER_UNREADABLE: &str = "Restored this tab's own run.";
 
 /// Why [`autosave`] leaves the checkpoint as it is until the run on the page
 /// changes.
@@ -124,17 +138,29 @@ pub fn restore(store: Store) -> Option<Hold> {
     // This tab's newer copy, which the browser refused to save, is saved at
     // once (or said again not to be).
     let unsaved = matches!(own_tab, Some(Ok(said)) if said == OWN_UNSAVED);
+    // This tab's run opened over a checkpoint that cannot be read: its
+    // text is moved apart (and said) before the next save writes over it.
+    let over_unreadable = matches!(own_tab, Some(Ok(said)) if said == OWN_OVER_UNREADABLE);
     match link {
+        None if over_unreadable => {
+            store.notice.set(Some(OWN_OVER_UNREADABLE.into()));
+            if let Err((why, aside)) = stored_run(STORAGE_KEY) {
+                checkpoint_stays = aside.stayed.is_some();
+                alerts.push(format!(
+                    "The run saved in this browser could not be opened: {why}. This tab's own copy of its run was opened instead; {}.",
+                    aside.said
+                ));
+            }
+        }
         None if own => store
             .notice
             .set(own_tab.and_then(Result::ok).map(String::from)),
-        None => match restore_saved(store) {
-            Saved::Restored => match own_tab {
-                Some(Err(why)) => alerts.push(why),
-                _ => store.notice.set(Some(RESTORED.into())),
-            },
-            Saved::None => {}
-            Saved::Unreadable(why, aside) => {
+        None => match (restore_saved(store), own_tab) {
+            (Saved::Restored, Some(Err(why))) => alerts.push(why),
+            (Saved::Restored, _) => store.notice.set(Some(RESTORED.into())),
+            (Saved::None, own_tab) => alerts.extend(own_tab.and_then(Result::err)),
+            (Saved::Unreadable(why, aside), own_tab) => {
+                alerts.extend(own_tab.and_then(Result::err));
                 checkpoint_stays = aside.stayed.is_some();
                 alerts.push(format!(
                     "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
@@ -199,7 +225,7 @@ pub fn restore(store: Store) -> Option<Hold> {
         store.raise(alerts.join(" "));
     }
     keep_replaced(store);
-    match (checkpoint_stays, own && !unsaved) {
+    match (checkpoint_stays, own && !unsaved && !over_unreadable) {
         (true, _) => Some(Hold::Unreadable),
         (false, true) => Some(Hold::OtherTabs),
         (false, false) => None,
