@@ -2630,3 +2630,105 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
     e.apply(Action::Step).unwrap();
     assert!(history(&e, PauseEncoding::V1Extension).0.is_empty());
 }
+
+/// Every refusal the model can answer with, in every state it can name.
+/// The match is exhaustive: a new refusal does not compile until it is here.
+fn every_refusal() -> Vec<Refusal> {
+    use TaskState::*;
+    let states = [
+        Submitted,
+        Working,
+        Completed,
+        Failed,
+        Canceled,
+        InputRequired,
+        Rejected,
+        AuthRequired,
+        Paused,
+    ];
+    let mut all = Vec::new();
+    for s in states {
+        for r in [
+            Refusal::ReadOnly,
+            Refusal::Interrupted(s),
+            Refusal::Terminal(s),
+            Refusal::NotInputRequired(s),
+            Refusal::NotAuthRequired(s),
+            Refusal::EmptyClarification,
+            Refusal::ClarificationTooLong,
+            Refusal::ReasonTooLong,
+            Refusal::ResumeInputTooLong,
+            Refusal::NotCancelable(s),
+            Refusal::WorkerRefusedCancellation,
+            Refusal::NotTerminal(s),
+            Refusal::ProposalOff,
+            Refusal::NotPausable(s),
+            Refusal::NotPaused(s),
+            Refusal::BadResumeToken,
+            Refusal::EmptyEventName,
+            Refusal::EventNameTooLong,
+            Refusal::RunFull,
+            Refusal::RunTooLong,
+        ] {
+            match r {
+                Refusal::ReadOnly
+                | Refusal::Interrupted(_)
+                | Refusal::Terminal(_)
+                | Refusal::NotInputRequired(_)
+                | Refusal::NotAuthRequired(_)
+                | Refusal::EmptyClarification
+                | Refusal::ClarificationTooLong
+                | Refusal::ReasonTooLong
+                | Refusal::ResumeInputTooLong
+                | Refusal::NotCancelable(_)
+                | Refusal::WorkerRefusedCancellation
+                | Refusal::NotTerminal(_)
+                | Refusal::ProposalOff
+                | Refusal::NotPausable(_)
+                | Refusal::NotPaused(_)
+                | Refusal::BadResumeToken
+                | Refusal::EmptyEventName
+                | Refusal::EventNameTooLong
+                | Refusal::RunFull
+                | Refusal::RunTooLong => all.push(r),
+            }
+        }
+    }
+    all
+}
+
+#[test]
+fn every_error_code_a_refusal_answers_with_has_its_own_words_in_the_error_table() {
+    let mut codes = std::collections::BTreeSet::new();
+    for r in every_refusal() {
+        if let Some(code) = r.code() {
+            // The proposed code, and the v1.0 code the extension carries it as.
+            codes.insert(code);
+            codes.insert(extension_code(code));
+        }
+    }
+    assert_eq!(
+        codes.iter().copied().collect::<Vec<_>>(),
+        vec![
+            INVALID_PARAMS,
+            RESUME_TOKEN_INVALID,
+            PAUSE_NOT_ALLOWED,
+            UNSUPPORTED_OPERATION,
+            TASK_NOT_CANCELABLE
+        ]
+    );
+    for code in codes {
+        let e = a2a_error(i64::from(code)).unwrap_or_else(|| panic!("{code} has no entry"));
+        assert_eq!(e.code, code);
+        // Its own words, not another code's.
+        let others = A2A_ERRORS.iter().filter(|o| o.code != code);
+        for o in others {
+            assert_ne!(
+                (o.reason, o.message),
+                (e.reason, e.message),
+                "{code} and {}",
+                o.code
+            );
+        }
+    }
+}

@@ -1731,9 +1731,14 @@ fn terminal_error(id: impl Into<Value>, task_id: &str, state: TaskState) -> Wire
 
 const ERROR_INFO: &str = "type.googleapis.com/google.rpc.ErrorInfo";
 
-/// An error code's entry in the model's table (unknown codes: -32004).
+/// An error code's entry in the model's table. Every code the model refuses
+/// with has one (a test checks them all, and a debug build stops at one that
+/// has none); a release build would answer an unknown one with -32004's
+/// words rather than stop the page.
 fn error_text(code: i32) -> &'static A2aError {
-    a2a_error(i64::from(code))
+    let entry = a2a_error(i64::from(code));
+    debug_assert!(entry.is_some(), "no table entry for error code {code}");
+    entry
         .or_else(|| a2a_error(i64::from(UNSUPPORTED_OPERATION)))
         .expect("the table has UnsupportedOperationError")
 }
