@@ -695,6 +695,8 @@ test('a link that cannot be opened brings back the run saved in this browser and
     ['#run=%7B%7D&entry=2&entry=3', /it names more than one trace entry/],
     ['#RUN=%7B%7D', /its address ends in “#RUN=%7B%7D”, where a run's link has “#run=” first/],
     ['#entry=2&run=%7B%7D', /its address ends in “#entry=2&run=%7B%7D”/],
+    // Its # made a ? by a tool on the way.
+    ['?run=%7B%7D', /its address has the run after “\?” \(“\?run=%7B%7D”\), where a run's link has it after “#run=”/],
   ]) {
     // A real page load (a new fragment alone would not reload the page).
     await page.goto('about:blank');
@@ -1108,6 +1110,22 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   assert.match(await text(signed, 'alert'), /^The link's trace entry is “\+1”, not a number as the page writes it \(&entry=15\): the run opened/);
   assertNoErrors(signed);
   await signed.context().close();
+
+  // An entry a branch discarded is said as such, not as out of range.
+  const branched = await openPage(browser());
+  for (let i = 0; i < 4; i++) await branched.getByRole('button', { name: 'Step', exact: true }).click();
+  for (let i = 0; i < 2; i++) await branched.getByRole('button', { name: 'Previous recorded state' }).click();
+  await branched.getByRole('button', { name: 'Step', exact: true }).click();
+  const [, gone] = (await branched.locator('.trace').innerText()).match(/\(#(\d+)(?:–#\d+)?\) discarded here by branching/);
+  await branched.getByRole('button', { name: 'Copy link' }).click();
+  const withGap = `${await branched.getByLabel('Link to this run').inputValue()}&entry=${gone}`;
+  await branched.context().close();
+  const gap = await openPage(browser(), withGap);
+  await gap.getByTestId('task-state').waitFor();
+  assert.match(await text(gap, 'alert'),
+    new RegExp(`^The link names trace entry “${gone}”, which a branch of this run discarded \\(the trace marks where; its entries run from #1 to #\\d+, less those discarded\\): the run opened`));
+  assertNoErrors(gap);
+  await gap.context().close();
 });
 
 test('the task list follows each Step in its newest row, and another run of the same context in every row', async () => {

@@ -507,12 +507,23 @@ fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
         // A run's link mangled (#RUN=…, #entry=2&run=…) is said, not ignored.
         let lower = hash.to_ascii_lowercase();
         let mangled = lower.starts_with(LINK_PREFIX) || lower.contains("&run=");
-        return mangled.then(|| {
-            Err(format!(
+        // Or its `#` made a `?` (as some tools rewrite a link).
+        let search = url.search().unwrap_or_default();
+        let in_query = search
+            .trim_start_matches('?')
+            .split('&')
+            .any(|p| p.to_ascii_lowercase().starts_with("run="));
+        return match (mangled, in_query) {
+            (true, _) => Some(Err(format!(
                 "its address ends in “{}”, where a run's link has “{LINK_PREFIX}” first",
                 cut(&hash)
-            ))
-        });
+            ))),
+            (false, true) => Some(Err(format!(
+                "its address has the run after “?” (“{}”), where a run's link has it after “{LINK_PREFIX}”",
+                cut(&search)
+            ))),
+            (false, false) => None,
+        };
     };
     // The run's text is encoded whole, so a raw `&` is the link's own: it
     // may add one `&entry=N`, and nothing else.
@@ -844,8 +855,15 @@ fn show_entry(store: Store, entry: &str) -> Option<String> {
             .exp
             .with_untracked(|e| e.trace().last().map_or(0, |t| t.seq));
         let shown = cut(entry);
+        // Within the numbers, gone: a branch discarded it.
+        let why = match seq {
+            Some(seq) if seq <= n => format!(
+                "which a branch of this run discarded (the trace marks where; its entries run from #1 to #{n}, less those discarded)"
+            ),
+            _ => format!("which this run does not have (its entries are #1 to #{n})"),
+        };
         return Some(format!(
-            "The link names trace entry “{shown}”, which this run does not have (its entries are #1 to #{n}): the run opened, and the Wire panel shows its latest exchange."
+            "The link names trace entry “{shown}”, {why}: the run opened, and the Wire panel shows its latest exchange."
         ));
     };
     store.wire_view.set(super::wire::WireView::Entry(seq));
