@@ -251,6 +251,42 @@ test('Keyboard shortcuts turned off and the speed chosen stay so after a reload'
   await page.context().close();
 });
 
+test('the pause encoding and the trace\'s seconds switch stay so after a reload; a link carries the encoding to its exchange', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Proposed pause/resume').check();
+  for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByLabel('Pause encoding').selectOption('ext');
+  const seconds = page.getByLabel('Show each worked second and waited minute (proposal)');
+  await seconds.uncheck();
+  await page.getByTestId('trace-entry').first().click();
+  const wire = await text(page, 'wire-messages');
+  assert.match(wire, /A2A-Extensions/);
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  assert.match(link, /#run=[^&]+&entry=1&encoding=extension$/);
+  // A reload keeps both choices.
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.equal(await page.getByLabel('Pause encoding').inputValue(), 'ext');
+  assert.ok(!(await seconds.isChecked()));
+  // The link shows the sender's exchange in the sender's encoding, whatever the receiver kept.
+  await page.context().close();
+  const fresh = await openPage(browser(), link);
+  await fresh.getByTestId('task-state').waitFor();
+  assert.equal(await fresh.getByLabel('Pause encoding').inputValue(), 'ext');
+  assert.match(await text(fresh, 'wire-heading'), /^Trace entry #1 \(selected\)/);
+  assert.equal(await text(fresh, 'wire-messages'), wire);
+  assert.equal(await text(fresh, 'alert'), '');
+  assertNoErrors(fresh);
+  await fresh.context().close();
+  // An encoding the page does not know is said, and the link stays to mend.
+  const bad = await openPage(browser(), link.replace(/extension$/, 'nope'));
+  await bad.getByTestId('task-state').waitFor();
+  assert.match(await text(bad, 'alert'), /its pause encoding is “nope”, where a run's link has “&encoding=extension” or “&encoding=core”/);
+  assertNoErrors(bad);
+  await bad.context().close();
+});
+
 test('a tab told that another tab saved a different run over its own', async () => {
   const a = await openPage(browser());
   for (let i = 0; i < 3; i++) await a.getByRole('button', { name: 'Step', exact: true }).click();
@@ -691,7 +727,7 @@ test('a link that cannot be opened brings back the run saved in this browser and
     ['#run=', /it is empty/],
     ['#run=%7B%22format%22%3A%22nope%22%7D', /not an a2a-control-room\/run file/],
     // Mangled by hand: named for what is wrong, not read as the run's JSON or ignored.
-    ['#run=%7B%7D&foo=bar', /it has a part this page does not know, “&foo=bar” \(a run's link may add “&entry=N” and nothing else\)/],
+    ['#run=%7B%7D&foo=bar', /it has a part this page does not know, “&foo=bar” \(a run's link may add “&entry=N” and “&encoding=extension”, and nothing else\)/],
     ['#run=%7B%7D&entry=2&entry=3', /it names more than one trace entry/],
     ['#RUN=%7B%7D', /its address ends in “#RUN=%7B%7D”, where a run's link has “#run=” first/],
     ['#entry=2&run=%7B%7D', /its address ends in “#entry=2&run=%7B%7D”/],

@@ -29,11 +29,12 @@ pub fn ControlRoom(
     // comes after the press (a text field's own Enter says so itself).
     presses_end_the_same_click(store);
     if persist {
+        // First: a link's pause encoding outweighs the one kept.
+        persist::remember_preferences(store);
         let hold = persist::restore(store);
         persist::autosave(store, hold);
         persist::follow_links(store);
         persist::watch_other_tabs(store);
-        persist::remember_preferences(store);
     }
     playback_clock(store);
     replay_clock(store);

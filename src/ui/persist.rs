@@ -9,6 +9,7 @@
 
 use super::store::{Replaced, Store, SPEEDS};
 use crate::model::SavedRun;
+use crate::wire::PauseEncoding;
 use leptos::prelude::*;
 use std::time::Duration;
 use wasm_bindgen::JsCast;
@@ -23,6 +24,9 @@ pub const LINK_PREFIX: &str = "#run=";
 /// What follows a share link's run when the link names the trace entry the
 /// Wire panel shows (`#run=…&entry=15`).
 pub const ENTRY_PART: &str = "&entry=";
+/// What follows a share link's run when the Wire panel shows the pause
+/// proposal carried as a v1.0 extension (`#run=…&encoding=extension`).
+pub const ENCODING_PART: &str = "&encoding=";
 
 /// Autosave's state, shared with *Save and share*: whether a save is due,
 /// the run the user asked this browser to forget (it is not saved again
@@ -398,13 +402,40 @@ const SHORTCUTS_KEY: &str = "a2a-control-room/shortcuts";
 /// Where the chosen playback speed is kept, by its label (`10×`).
 const SPEED_KEY: &str = "a2a-control-room/speed";
 
-/// Keeps the *Keyboard shortcuts* switch and the playback speed across
+/// Where the Wire panel's pause encoding is kept when it is the extension.
+const ENCODING_KEY: &str = "a2a-control-room/pause-encoding";
+
+/// Where the trace's *Show each worked second* switch is kept when it is off.
+const TICKS_KEY: &str = "a2a-control-room/ticks";
+
+/// Keeps the *Keyboard shortcuts* switch, the playback speed, the trace's
+/// *Show each worked second* and the Wire panel's pause encoding across
 /// reloads: who chose them should not have to choose again. A value the
 /// page does not know (an old label, a hand edit) leaves the default.
 pub fn remember_preferences(store: Store) {
     if stored(SHORTCUTS_KEY).as_deref() == Some("off") {
         store.shortcuts.set(false);
     }
+    if stored(TICKS_KEY).as_deref() == Some("hidden") {
+        store.show_ticks.set(false);
+    }
+    if let Some(e) = stored(ENCODING_KEY)
+        .as_deref()
+        .and_then(PauseEncoding::named)
+    {
+        store.pause_encoding.set(e);
+    }
+    Effect::new(move |_| {
+        let shown = store.show_ticks.get();
+        keep_preference(TICKS_KEY, (!shown).then_some("hidden"));
+    });
+    Effect::new(move |_| {
+        let e = store.pause_encoding.get();
+        keep_preference(
+            ENCODING_KEY,
+            (e != PauseEncoding::default()).then(|| e.as_str()),
+        );
+    });
     let default_speed = store.speed.get_untracked();
     if let Some(i) = stored(SPEED_KEY).and_then(|l| SPEEDS.iter().position(|(s, _)| *s == l)) {
         store.speed.set(i);
@@ -526,27 +557,47 @@ fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
         };
     };
     // The run's text is encoded whole, so a raw `&` is the link's own: it
-    // may add one `&entry=N`, and nothing else.
+    // may add one `&entry=N` and one `&encoding=…`, and nothing else.
     let mut parts = link.split('&');
     let encoded = parts.next().unwrap_or_default();
     let mut entry = None;
+    let mut encoding = None;
     for part in parts {
-        let Some(n) = part.strip_prefix(&ENTRY_PART[1..]) else {
+        if let Some(n) = part.strip_prefix(&ENTRY_PART[1..]) {
+            if entry.replace(n).is_some() {
+                return Some(Err(format!(
+                    "it names more than one trace entry (“{ENTRY_PART}”)"
+                )));
+            }
+        } else if let Some(name) = part.strip_prefix(&ENCODING_PART[1..]) {
+            let Some(named) = PauseEncoding::named(name) else {
+                return Some(Err(format!(
+                    "its pause encoding is “{}”, where a run's link has “{ENCODING_PART}extension” or “{ENCODING_PART}core”",
+                    cut(name)
+                )));
+            };
+            if encoding.replace(named).is_some() {
+                return Some(Err(format!(
+                    "it names more than one pause encoding (“{ENCODING_PART}”)"
+                )));
+            }
+        } else {
             return Some(Err(format!(
-                "it has a part this page does not know, “&{}” (a run's link may add “{ENTRY_PART}N” and nothing else)",
+                "it has a part this page does not know, “&{}” (a run's link may add “{ENTRY_PART}N” and “{ENCODING_PART}extension”, and nothing else)",
                 cut(part)
-            )));
-        };
-        if entry.replace(n).is_some() {
-            return Some(Err(format!(
-                "it names more than one trace entry (“{ENTRY_PART}”)"
             )));
         }
     }
     let opened = match js_sys::decode_uri_component(encoded) {
         Ok(text) => store
             .open(&String::from(text))
-            .map(|()| entry.and_then(|entry| show_entry(store, entry)))
+            .map(|()| {
+                // The messages as the link's sender saw them.
+                if let Some(encoding) = encoding {
+                    store.pause_encoding.set(encoding);
+                }
+                entry.and_then(|entry| show_entry(store, entry))
+            })
             .map_err(|e| e.to_string()),
         Err(_) => Err("it is not correctly encoded".to_string()),
     };
@@ -815,12 +866,14 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
 /// The longest address Chromium opens (2 MiB), and so the longest link.
 pub const MAX_LINK_CHARS: usize = 2 * 1024 * 1024;
 
-/// The share link of a run's text.
-fn link(json: &str, entry: Option<u32>) -> String {
+/// The share link of a run's text, with the trace entry and the pause
+/// encoding the Wire panel shows, when they are not its defaults.
+fn link(json: &str, entry: Option<u32>, encoding: Option<PauseEncoding>) -> String {
     let url = window().location();
     let entry = entry.map_or(String::new(), |seq| format!("{ENTRY_PART}{seq}"));
+    let encoding = encoding.map_or(String::new(), |e| format!("{ENCODING_PART}{}", e.as_str()));
     format!(
-        "{}{}{}{LINK_PREFIX}{}{entry}",
+        "{}{}{}{LINK_PREFIX}{}{entry}{encoding}",
         url.origin().unwrap_or_default(),
         url.pathname().unwrap_or_default(),
         url.search().unwrap_or_default(),
@@ -881,6 +934,7 @@ pub fn SharePanel() -> impl IntoView {
     Effect::new(move |_| {
         store.exp.track();
         store.wire_view.track();
+        store.pause_encoding.track();
         if shown_link.with_untracked(|l| !l.is_empty()) {
             shown_link.set(String::new());
             // Nor does its button say it was copied.
@@ -896,7 +950,11 @@ pub fn SharePanel() -> impl IntoView {
             super::wire::WireView::Entry(seq) => Some(seq),
             _ => None,
         };
-        let l = link(&json, entry);
+        // The proposal as a v1.0 extension, where the run has the proposal.
+        let encoding = store.pause_encoding.get_untracked();
+        let proposal = store.exp.with_untracked(|e| e.config().pause_proposal);
+        let encoding = (proposal && encoding != PauseEncoding::default()).then_some(encoding);
+        let l = link(&json, entry, encoding);
         // Chromium opens no address longer than 2 MB: a run of much text
         // outside ASCII grows about threefold in a link.
         if l.len() > MAX_LINK_CHARS {

@@ -208,6 +208,13 @@ impl PauseEncoding {
         }
     }
 
+    /// The encoding named `name` as [`PauseEncoding::as_str`] names it.
+    pub fn named(name: &str) -> Option<PauseEncoding> {
+        [PauseEncoding::ProposedCore, PauseEncoding::V1Extension]
+            .into_iter()
+            .find(|e| e.as_str() == name)
+    }
+
     /// The encoding that is not this one.
     pub const fn other(self) -> PauseEncoding {
         match self {
