@@ -451,12 +451,15 @@ test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than 
   for (let i = 0; i < 30 && !(await page.getByTestId('task-state').innerText()).startsWith('TASK_STATE_PAUSED'); i++) await step.click();
   await waitState(page, 'TASK_STATE_PAUSED');
   assert.match(await page.getByTestId('completed-units').innerText(), /^2 \/ 12$/);
-  // The twelve unit squares wrap; the pause's long names break inside their box.
+  // The twelve unit squares narrow onto one row (none left alone on a
+  // line); the pause's long names break inside their box.
   const wide = await page.evaluate(() =>
     [...document.querySelectorAll('.facts dd, .units')]
       .filter((el) => el.scrollWidth > el.clientWidth || el.getBoundingClientRect().right > window.innerWidth)
       .map((el) => el.textContent.slice(0, 40)));
   assert.deepEqual(wide, []);
+  const rows = await page.locator('.units .unit').evaluateAll((us) => new Set(us.map((u) => Math.round(u.getBoundingClientRect().top))).size);
+  assert.equal(rows, 1, 'the unit squares are one row');
   assert.ok(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth));
   // A choice too wide to sit beside its label goes under it: each label is
   // one line, clear of its choice.
