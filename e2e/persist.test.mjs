@@ -251,7 +251,7 @@ test('Keyboard shortcuts turned off and the speed chosen stay so after a reload'
   await page.context().close();
 });
 
-test('the pause encoding and the trace\'s seconds switch stay so after a reload; a link carries the encoding to its exchange', async () => {
+test('the pause encoding, the trace\'s seconds switch and the entry picked for Wire stay so after a reload; a link carries the encoding to its exchange', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Proposed pause/resume').check();
   for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
@@ -264,11 +264,13 @@ test('the pause encoding and the trace\'s seconds switch stay so after a reload;
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByLabel('Link to this run').inputValue();
   assert.match(link, /#run=[^&]+&entry=1&encoding=extension$/);
-  // A reload keeps both choices.
+  // A reload keeps both choices, and the entry picked.
   await page.reload();
   await page.getByTestId('task-state').waitFor();
   assert.equal(await page.getByLabel('Pause encoding').inputValue(), 'ext');
   assert.ok(!(await seconds.isChecked()));
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #1 \(selected\)/);
+  assert.equal(await text(page, 'wire-messages'), wire);
   // The link shows the sender's exchange in the sender's encoding, whatever the receiver kept.
   await page.context().close();
   const fresh = await openPage(browser(), link);

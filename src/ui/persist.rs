@@ -103,6 +103,32 @@ fn restore_own_tab(store: Store) -> Option<Result<&'static str, String>> {
 /// cannot be read says, before the alert on the checkpoint.
 const OWN_OVER_UNREADABLE: &str = "Restored this tab's own run.";
 
+/// Where this tab keeps the trace entry picked for the Wire panel, so that
+/// a reload shows it again, as a link that names it does.
+const WIRE_ENTRY_KEY: &str = "a2a-control-room/wire-entry";
+
+/// Keeps the trace entry picked for the Wire panel in this tab's storage;
+/// at start-up, when `reopen` (no link opened) and the run on the page is
+/// this tab's own, picks it again, if the run has it.
+fn keep_wire_entry(store: Store, reopen: bool) {
+    let Some(tab) = tab_storage() else {
+        return;
+    };
+    let picked = tab.get_item(WIRE_ENTRY_KEY).ok().flatten();
+    let own = || tab.get_item(STORAGE_KEY).ok().flatten() == Some(store.run_json());
+    if let Some(seq) = picked.and_then(|p| p.parse::<u32>().ok()) {
+        if reopen && store.exp.with_untracked(|e| e.trace_entry(seq).is_some()) && own() {
+            store.wire_view.set(super::wire::WireView::Entry(seq));
+        }
+    }
+    Effect::new(move |_| {
+        let _ = match store.wire_view.get() {
+            super::wire::WireView::Entry(seq) => tab.set_item(WIRE_ENTRY_KEY, &seq.to_string()),
+            _ => tab.remove_item(WIRE_ENTRY_KEY),
+        };
+    });
+}
+
 /// Why [`autosave`] leaves the checkpoint as it is until the run on the page
 /// changes.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -133,6 +159,7 @@ pub fn restore(store: Store) -> Option<Hold> {
         None
     });
     let link = take_link(store);
+    let linked = link.is_some();
     let opened = matches!(link, Some(Ok(_)));
     let own_tab = match link {
         None => restore_own_tab(store),
@@ -229,6 +256,7 @@ pub fn restore(store: Store) -> Option<Hold> {
         store.raise(alerts.join(" "));
     }
     keep_replaced(store);
+    keep_wire_entry(store, !linked);
     match (checkpoint_stays, own && !unsaved && !over_unreadable) {
         (true, _) => Some(Hold::Unreadable),
         (false, true) => Some(Hold::OtherTabs),
