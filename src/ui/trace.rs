@@ -191,15 +191,8 @@ fn sync(
         .zip(trace)
         .take_while(|(s, t)| s == t)
         .count();
-    for _ in keep..k {
-        if let Some(block) = list.last_element_child() {
-            if let Some(last) = block.last_element_child() {
-                last.remove();
-            }
-            if block.child_element_count() == 0 {
-                block.remove();
-            }
-        }
+    if keep < k {
+        drop_from(list, keep);
     }
     shown.entries.truncate(keep);
     // Whether the reader is at the end, read (a layout) only when entries come.
@@ -333,6 +326,30 @@ fn mark_skippable(list: &web_sys::Element, first: usize) {
 }
 
 /// The list's last block if it has room, else a new one.
+/// Removes the entries drawn from the `keep`th on: whole blocks at once (a
+/// fresh experiment or a branch taken early may drop thousands), then the
+/// tail of the block `keep` ends in.
+fn drop_from(list: &web_sys::Element, keep: usize) {
+    if keep == 0 {
+        list.set_text_content(None);
+        return;
+    }
+    let blocks = keep.div_ceil(BLOCK);
+    while list.child_element_count() as usize > blocks {
+        if let Some(block) = list.last_element_child() {
+            block.remove();
+        }
+    }
+    let left = keep - (blocks - 1) * BLOCK;
+    if let Some(block) = list.last_element_child() {
+        while block.child_element_count() as usize > left {
+            if let Some(last) = block.last_element_child() {
+                last.remove();
+            }
+        }
+    }
+}
+
 fn open_block(
     document: &web_sys::Document,
     list: &web_sys::Element,
