@@ -2032,7 +2032,8 @@ fn e_timeout_fail_in_both_encodings() {
             pz["conditions"],
             json!({"timeout": {"durationMinutes": 5, "onTimeout": "fail"}})
         );
-        assert_eq!(pz["resumeMode"], "RESUME_MODE_TIMEOUT");
+        // The timeout fails the task: only the client's ResumeTask resumes it.
+        assert_eq!(pz["resumeMode"], "RESUME_MODE_CLIENT_MESSAGE");
         let t = msgs_of(&e, |v| *v == Event::TimedOut, enc);
         assert_eq!(t.len(), 1);
         assert_eq!(t[0].payload_type, "StreamResponse", "a plain v1.0 FAILED");
@@ -2729,6 +2730,28 @@ fn every_error_code_a_refusal_answers_with_has_its_own_words_in_the_error_table(
                 "{code} and {}",
                 o.code
             );
+        }
+    }
+}
+
+#[test]
+fn a_self_park_names_how_it_resumes_a_timeout_that_fails_the_task_resumes_nothing() {
+    // An event with a timeout that fails: the event resumes it.
+    let mut on_event = proposal(|c| {
+        (c.self_park_before, c.self_park_timeout) = (2, 5);
+        c.resume_event = pr_merged();
+    });
+    to_pause(&mut on_event);
+    let cases = [
+        (scenario_d(), "RESUME_MODE_TIMEOUT"),
+        (scenario_e(), "RESUME_MODE_CLIENT_MESSAGE"),
+        (on_event, "RESUME_MODE_EXTERNAL_EVENT"),
+    ];
+    for (e, mode) in cases {
+        for enc in ENCODINGS {
+            let s = msgs_of(&e, |v| matches!(v, Event::SelfParked { .. }), enc);
+            let pz = pause_of(&s.last().unwrap().message["result"]["statusUpdate"], enc);
+            assert_eq!(pz["resumeMode"], mode, "{enc:?}");
         }
     }
 }

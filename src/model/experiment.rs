@@ -577,12 +577,18 @@ impl Experiment {
             Action::RequestCancellation if !self.config.worker_accepts_cancellation => {
                 return Err(Refusal::WorkerRefusedCancellation)
             }
-            // Pausing a paused task (or one whose pause is already pending)
-            // returns the current pause: idempotent.
+            // Pausing a paused task returns the current pause: idempotent.
             Action::PauseTask { .. } if snap.state == TaskState::Paused => {
                 Some(NoChange::AlreadyPaused)
             }
-            Action::PauseTask { .. } if snap.pending.is_some() => {
+            // A pause already pending stands, unless this one takes effect
+            // sooner (interrupt_immediate over finish_step, either over
+            // wait_for_completion), which replaces it: a client that asks
+            // to pause now is not left waiting for a softer request's end.
+            // The RFC does not say; this is the simulator's reading.
+            Action::PauseTask { mode, .. }
+                if snap.pending.is_some_and(|p| !mode.sooner_than(p.mode)) =>
+            {
                 Some(NoChange::PauseAlreadyRequested)
             }
             Action::FireEvent(name)

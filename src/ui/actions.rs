@@ -505,7 +505,7 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."
+                " Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (the RFC: pausing a paused task is idempotent); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."
             </p>
             <details class="hint">
                 <summary>"Where the three modes come from"</summary>
@@ -524,7 +524,8 @@ fn PauseControls() -> impl IntoView {
                     let action = pause.run(());
                     store.exp.with(|e| match e.unchanged_by(&action) {
                         Some(NoChange::AlreadyPaused) => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
-                        Some(_) => "A pause is already requested: PauseTask (proposal) changes nothing, and the agent answers as the pause stands.",
+                        Some(_) => "A pause is already requested, and this mode would not take effect sooner: PauseTask (proposal) changes nothing, and the agent answers as the pause stands (a sooner mode replaces it).",
+                        None if e.snapshot().pending.is_some() => "A pause is already requested; this mode takes effect sooner and replaces it (this simulator's reading: the RFC does not say).",
                         None => "PauseTask (proposal): the client asks the agent to pause.",
                     })
                     .to_string()

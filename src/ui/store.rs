@@ -1128,7 +1128,10 @@ pub fn nothing_changed(label: &str, why: NoChange, sent: &Action, after: TaskSta
         (NoChange::NoTaskWaitsForEvent, Action::FireEvent(name)) => {
             format!("nothing waits for the event “{}”", name.trim())
         }
-        (NoChange::PauseAlreadyRequested, _) => "a pause is already requested".to_string(),
+        (NoChange::PauseAlreadyRequested, Action::PauseTask { mode, .. }) => format!(
+            "a pause is already requested, and {} would not take effect sooner",
+            mode.name()
+        ),
         _ => format!("the task is already {after}"),
     };
     format!("{label}: {why}; nothing changed.")

@@ -81,7 +81,8 @@
 //!   so), then its PAUSED `statusUpdate` with
 //!   `initiatedBy` AGENT and `conditions {onEvent, timeout {durationMinutes,
 //!   onTimeout}}`. `resumeMode` is set on self-parks only (EXTERNAL_EVENT with
-//!   an event, TIMEOUT with only a timeout, else CLIENT_MESSAGE); an agent
+//!   an event, TIMEOUT with only a timeout that resumes the task, else
+//!   CLIENT_MESSAGE: a timeout that fails it resumes nothing); an agent
 //!   pause's `reason` is generated. `ResumeTask` returns the `Task` (WORKING);
 //!   the resumed `statusUpdate` carries the RFC's `metadata` (`cause`
 //!   explicit_resume / condition_fired / timeout). Errors -32010 / -32011
@@ -111,8 +112,8 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, Outcome,
-    ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID, PAUSE_NOT_ALLOWED,
+    a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, OnTimeout,
+    Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID, PAUSE_NOT_ALLOWED,
     RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
 };
 use serde_json::Value;
@@ -1239,9 +1240,12 @@ impl<'a> Walk<'a> {
             if p.event || minutes.is_some() {
                 v["conditions"] = cond;
             }
+            // How it comes back to WORKING: a timeout that fails the task
+            // resumes nothing, so then only the client's ResumeTask does.
+            let resumes = c.on_timeout == OnTimeout::ResumeWithSummary;
             let mode = match (p.event, minutes) {
                 (true, _) => "EXTERNAL_EVENT",
-                (false, Some(_)) => "TIMEOUT",
+                (false, Some(_)) if resumes => "TIMEOUT",
                 _ => "CLIENT_MESSAGE",
             };
             v["resumeMode"] = format!("RESUME_MODE_{mode}").into();
