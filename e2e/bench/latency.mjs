@@ -140,4 +140,48 @@ const chainSamples = await long.evaluate(async () => {
 const chainTasks = await long.getByTestId('task-list-item').count();
 console.log(`Step click-to-DOM latency with ${chainTasks} tasks in the context, over ${chainSamples.length} clicks: ${summary(chainSamples)}`);
 assertNoErrors(long);
+await long.close();
+
+// A branch taken halfway through one long task, and its Undo: a task parked
+// by the pause proposal with nothing to wake it records a state at each
+// Step (a minute waited), 10 000 of them. Timed click to painted, from the
+// viewed state halfway: Step (which discards the later half and shows a
+// notice with Undo), then Undo (which brings it back).
+const parked = {
+  format: 'a2a-control-room/run', version: 2,
+  config: { ...chainConfig, work_units: 4, seconds_per_unit: 3, pause_proposal: true, self_park_before: 2 },
+  ids: { seed: 7, drawn: 0 }, started_ms: 0, script: [{ Steps: 10_000 }],
+};
+const one = await openPage(browser, `#run=${encodeURIComponent(JSON.stringify(parked))}`, { viewport: { width: 1280, height: 800 } });
+await one.getByTestId('task-state').waitFor();
+const branch = await one.evaluate(async (n) => {
+  const frame = () => new Promise((r) => requestAnimationFrame(r));
+  const painted = async (click) => {
+    await frame();
+    const start = performance.now();
+    click();
+    await frame();
+    await frame();
+    return performance.now() - start;
+  };
+  const steps = [];
+  const undos = [];
+  const entries = document.querySelectorAll('[data-testid=trace-entry]').length;
+  for (let i = 0; i < n; i++) {
+    const slider = document.getElementById('recorded-state');
+    slider.value = String(Math.floor(Number(slider.max) / 2));
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+    await frame();
+    steps.push(await painted(() => document.getElementById('step').click()));
+    const undo = [...document.querySelectorAll('[data-testid=undo-discard] button')][0];
+    undos.push(await painted(() => undo.click()));
+  }
+  return { steps, undos, entries, after: document.querySelectorAll('[data-testid=trace-entry]').length };
+}, 10);
+if (branch.after !== branch.entries) throw new Error(`Undo left ${branch.after} of ${branch.entries} entries`);
+console.log(
+  `Branch halfway through one task of ${branch.entries} trace entries, click to painted, over ${branch.steps.length} branches: ` +
+    `Step ${summary(branch.steps)}; its Undo ${summary(branch.undos)}`,
+);
+assertNoErrors(one);
 await browser.close();
