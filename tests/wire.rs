@@ -2635,20 +2635,8 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
 /// Every refusal the model can answer with, in every state it can name.
 /// The match is exhaustive: a new refusal does not compile until it is here.
 fn every_refusal() -> Vec<Refusal> {
-    use TaskState::*;
-    let states = [
-        Submitted,
-        Working,
-        Completed,
-        Failed,
-        Canceled,
-        InputRequired,
-        Rejected,
-        AuthRequired,
-        Paused,
-    ];
     let mut all = Vec::new();
-    for s in states {
+    for s in TaskState::ALL.into_iter().chain([TaskState::Paused]) {
         for r in [
             Refusal::ReadOnly,
             Refusal::Interrupted(s),
