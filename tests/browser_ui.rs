@@ -1623,7 +1623,7 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     p.click("#act-pause").await;
     assert_eq!(
         p.text("[data-testid=status]"),
-        "Pause task (proposal): a pause is already requested, and finish_step would not take effect sooner; nothing changed."
+        "Pause task (proposal): a pause is already requested, and it stands whatever this one's mode; nothing changed."
     );
     // The same no-op again is said again: the live region's text changes.
     let said = || p.q("[data-testid=status]").text_content().unwrap();

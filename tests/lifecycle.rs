@@ -1213,17 +1213,16 @@ fn possible_now_names_only_the_causes_that_could_act_from_here() {
     e.apply(Action::FireEvent("pr.merged".into())).unwrap();
     assert_eq!(state(&e), Working);
     assert_eq!(causes(&e, (Working, Paused)), ["PauseTask"]);
-    // A pending pause takes effect with the unit's last second; a PauseTask
-    // that interrupts at once still pauses sooner.
+    // A pending pause takes effect with the unit's last second; another
+    // PauseTask would change nothing.
     e.apply(Action::Step).unwrap();
     e.apply(pause(PauseMode::FinishStep)).unwrap();
     assert_eq!(
         causes(&e, (Working, Paused)),
-        ["the pending pause takes effect", "PauseTask"]
+        ["the pending pause takes effect"]
     );
     // A pause that waits for completion is still pending when the agent
-    // self-parks before unit 2: the Step's cause is the self-park (and a
-    // PauseTask that interrupts at once is sooner than the pending one).
+    // self-parks before unit 2: the Step's cause is the self-park.
     let mut e = exp(Config {
         work_units: 3,
         seconds_per_unit: 2,
@@ -1234,10 +1233,7 @@ fn possible_now_names_only_the_causes_that_could_act_from_here() {
     e.apply(pause(PauseMode::WaitForCompletion)).unwrap();
     e.apply(Action::Step).unwrap();
     assert!(e.snapshot().pending.is_some());
-    assert_eq!(
-        causes(&e, (Working, Paused)),
-        ["agent self-parks", "PauseTask"]
-    );
+    assert_eq!(causes(&e, (Working, Paused)), ["agent self-parks"]);
     e.apply(Action::Step).unwrap();
     assert_eq!(
         e.trace().last().unwrap().event,

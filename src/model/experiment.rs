@@ -578,17 +578,13 @@ impl Experiment {
                 return Err(Refusal::WorkerRefusedCancellation)
             }
             // Pausing a paused task returns the current pause: idempotent.
+            // So does pausing one whose pause is already pending, whatever
+            // the mode: the first request stands until it takes effect or
+            // lapses (the RFC does not say; the simulator's reading).
             Action::PauseTask { .. } if snap.state == TaskState::Paused => {
                 Some(NoChange::AlreadyPaused)
             }
-            // A pause already pending stands, unless this one takes effect
-            // sooner (interrupt_immediate over finish_step, either over
-            // wait_for_completion), which replaces it: a client that asks
-            // to pause now is not left waiting for a softer request's end.
-            // The RFC does not say; this is the simulator's reading.
-            Action::PauseTask { mode, .. }
-                if snap.pending.is_some_and(|p| !mode.sooner_than(p.mode)) =>
-            {
+            Action::PauseTask { .. } if snap.pending.is_some() => {
                 Some(NoChange::PauseAlreadyRequested)
             }
             Action::FireEvent(name)

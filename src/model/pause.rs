@@ -64,21 +64,6 @@ impl PauseMode {
         PauseMode::WaitForCompletion,
     ];
 
-    /// How soon a pause of this mode takes effect: at once, at the end of
-    /// the unit in flight, or once every unit is done.
-    const fn promptness(self) -> u8 {
-        match self {
-            PauseMode::InterruptImmediate => 0,
-            PauseMode::FinishStep => 1,
-            PauseMode::WaitForCompletion => 2,
-        }
-    }
-
-    /// Whether a pause of this mode takes effect sooner than one of `other`.
-    pub const fn sooner_than(self, other: PauseMode) -> bool {
-        self.promptness() < other.promptness()
-    }
-
     /// The wire value, e.g. `finish_step`.
     pub const fn name(self) -> &'static str {
         match self {

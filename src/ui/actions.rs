@@ -524,8 +524,7 @@ fn PauseControls() -> impl IntoView {
                     let action = pause.run(());
                     store.exp.with(|e| match e.unchanged_by(&action) {
                         Some(NoChange::AlreadyPaused) => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
-                        Some(_) => "A pause is already requested, and this mode would not take effect sooner: PauseTask (proposal) changes nothing, and the agent answers as the pause stands (a sooner mode replaces it).",
-                        None if e.snapshot().pending.is_some() => "A pause is already requested; this mode takes effect sooner and replaces it (this simulator's reading: the RFC does not say).",
+                        Some(_) => "A pause is already requested: PauseTask (proposal) changes nothing, whatever its mode, and the agent answers as the pause stands (the simulator's reading: the first request stands until it takes effect or lapses; the RFC does not say).",
                         None => "PauseTask (proposal): the client asks the agent to pause.",
                     })
                     .to_string()

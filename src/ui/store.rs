@@ -1128,10 +1128,9 @@ pub fn nothing_changed(label: &str, why: NoChange, sent: &Action, after: TaskSta
         (NoChange::NoTaskWaitsForEvent, Action::FireEvent(name)) => {
             format!("nothing waits for the event “{}”", name.trim())
         }
-        (NoChange::PauseAlreadyRequested, Action::PauseTask { mode, .. }) => format!(
-            "a pause is already requested, and {} would not take effect sooner",
-            mode.name()
-        ),
+        (NoChange::PauseAlreadyRequested, _) => {
+            "a pause is already requested, and it stands whatever this one's mode".to_string()
+        }
         _ => format!("the task is already {after}"),
     };
     format!("{label}: {why}; nothing changed.")
