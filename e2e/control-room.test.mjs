@@ -1126,3 +1126,48 @@ test('Replay plays the later recorded states back without acting, and stops wher
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('Undo of a branch or of a fresh run shows the trace exactly as before, one entry marked viewed, wherever the branch cut a block of 100', async () => {
+  // One task of 254 recorded states: parked by the pause proposal with
+  // nothing to wake it, it records a minute waited at each Step.
+  const run = {
+    format: 'a2a-control-room/run', version: 2, ids: { seed: 7, drawn: 0 }, started_ms: 0,
+    config: {
+      work_units: 4, seconds_per_unit: 3, input_gate: 0, auth_gate: 0, fail_during: 0,
+      reject_before_execution: false, worker_accepts_cancellation: true, pause_proposal: true,
+      self_park_before: 2, resume_event: '', self_park_timeout: 0, on_timeout: 'Fail',
+    },
+    script: [{ Steps: 250 }],
+  };
+  const page = await openPage(browser(), `#run=${encodeURIComponent(JSON.stringify(run))}`);
+  await page.getByTestId('task-state').waitFor();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  // The rows as drawn, with their marks.
+  const rows = () => page.locator('.trace [data-testid=trace-entry]').evaluateAll((es) => es.map((e) =>
+    `${e.dataset.seq}|${[...e.classList].sort().join(' ')}|${e.getAttribute('aria-current')}|${e.getAttribute('aria-describedby')}|${e.textContent}`));
+  const before = await rows();
+  assert.ok(before.length > 200, `${before.length} entries: three blocks`);
+  const slider = page.locator('#recorded-state');
+  const states = Number(await slider.getAttribute('max'));
+  // Branch points inside a block, at its first and its last row, and early.
+  for (const at of [states - 20, 100, 99, 101, 5]) {
+    await slider.fill(String(at));
+    const viewed = await rows();
+    await step.click();
+    assert.notDeepEqual(await rows(), viewed, `state ${at}: the branch changed the trace`);
+    await page.getByRole('button', { name: 'Undo: bring them back' }).click();
+    assert.deepEqual(await rows(), viewed, `state ${at}: back as it was`);
+    assert.equal(await page.locator('.trace .entry.viewed').count(), 1);
+  }
+  // A fresh run (a settings change) and its Undo.
+  await slider.fill(String(states));
+  const newest = await rows();
+  assert.deepEqual(newest.map((r) => r.split('|')[4]), before.map((r) => r.split('|')[4]));
+  await page.getByLabel('Work units').fill('3');
+  await page.getByLabel('Work units').press('Tab');
+  assert.equal(await page.locator('.trace [data-testid=trace-entry]').count(), 1);
+  await page.getByRole('button', { name: /^Undo/ }).first().click();
+  assert.deepEqual(await rows(), newest);
+  assertNoErrors(page);
+  await page.context().close();
+});

@@ -36,6 +36,18 @@ struct Shown {
     /// Whether it was picked (a click, a key, a request sent while viewing
     /// the past), not followed as the latest.
     picked: bool,
+    /// The rows the last branch or fresh run took off the list, kept aside:
+    /// an Undo that brings those entries back shows them again as they were.
+    parked: Option<Parked>,
+}
+
+/// Rows taken off the list from entry `from` on, with their entries: the
+/// rows of the block `from` ends in, then whole blocks, in order.
+struct Parked {
+    from: usize,
+    entries: Vec<TraceEntry>,
+    tail: Vec<web_sys::Element>,
+    blocks: Vec<web_sys::Element>,
 }
 
 #[component]
@@ -191,15 +203,48 @@ fn sync(
         .zip(trace)
         .take_while(|(s, t)| s == t)
         .count();
+    // Rows taken off before, which may be these entries back (an Undo).
+    let earlier = if keep < k { shown.parked.take() } else { None };
     if keep < k {
-        drop_from(list, keep);
+        // Unmarked first: rows kept aside come back unmarked.
+        let (viewed, selected) = (shown.highlighted, shown.selected);
+        mark(
+            list,
+            shown,
+            viewed,
+            None,
+            "viewed",
+            ("aria-current", "step"),
+        );
+        mark(
+            list,
+            shown,
+            selected,
+            None,
+            "selected",
+            ("aria-describedby", "trace-wire-note"),
+        );
+        let entries = shown.entries.split_off(keep);
+        shown.parked = Some(park_from(list, keep, entries));
     }
-    shown.entries.truncate(keep);
+    let mut next = keep;
+    if let Some(p) = earlier.filter(|p| p.from == keep && trace[keep..].starts_with(&p.entries)) {
+        if let (false, Some(block)) = (p.tail.is_empty(), list.last_element_child()) {
+            for row in &p.tail {
+                let _ = block.append_child(row);
+            }
+        }
+        for block in &p.blocks {
+            let _ = list.append_child(block);
+        }
+        shown.entries.extend_from_slice(&p.entries);
+        next += p.entries.len();
+    }
     // Whether the reader is at the end, read (a layout) only when entries come.
     let stick = keep < trace.len()
         && scroller.scroll_top() + scroller.client_height() + 40 >= scroller.scroll_height();
     let document = document();
-    for (i, entry) in trace.iter().enumerate().skip(keep) {
+    for (i, entry) in trace.iter().enumerate().skip(next) {
         let Ok(block) = open_block(&document, list) else {
             break;
         };
@@ -325,31 +370,42 @@ fn mark_skippable(list: &web_sys::Element, first: usize) {
     }
 }
 
-/// The list's last block if it has room, else a new one.
-/// Removes the entries drawn from the `keep`th on: whole blocks at once (a
-/// fresh experiment or a branch taken early may drop thousands), then the
-/// tail of the block `keep` ends in.
-fn drop_from(list: &web_sys::Element, keep: usize) {
-    if keep == 0 {
-        list.set_text_content(None);
-        return;
+/// Takes the rows of `entries`, drawn from the `keep`th on, off the list
+/// and keeps them aside: whole blocks at once (a fresh experiment or a
+/// branch taken early may drop thousands), and the tail of the block `keep`
+/// ends in.
+fn park_from(list: &web_sys::Element, keep: usize, entries: Vec<TraceEntry>) -> Parked {
+    let kept_blocks = keep.div_ceil(BLOCK);
+    let mut blocks = Vec::new();
+    while list.child_element_count() as usize > kept_blocks {
+        let Some(block) = list.last_element_child() else {
+            break;
+        };
+        block.remove();
+        blocks.push(block);
     }
-    let blocks = keep.div_ceil(BLOCK);
-    while list.child_element_count() as usize > blocks {
-        if let Some(block) = list.last_element_child() {
-            block.remove();
-        }
-    }
-    let left = keep - (blocks - 1) * BLOCK;
-    if let Some(block) = list.last_element_child() {
+    blocks.reverse();
+    let mut tail = Vec::new();
+    if let (true, Some(block)) = (keep > 0, list.last_element_child()) {
+        let left = keep - (kept_blocks - 1) * BLOCK;
         while block.child_element_count() as usize > left {
-            if let Some(last) = block.last_element_child() {
-                last.remove();
-            }
+            let Some(row) = block.last_element_child() else {
+                break;
+            };
+            row.remove();
+            tail.push(row);
         }
+    }
+    tail.reverse();
+    Parked {
+        from: keep,
+        entries,
+        tail,
+        blocks,
     }
 }
 
+/// The list's last block if it has room, else a new one.
 fn open_block(
     document: &web_sys::Document,
     list: &web_sys::Element,
