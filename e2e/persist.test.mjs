@@ -264,6 +264,12 @@ test('the pause encoding, the trace\'s seconds switch and the entry picked for W
   await page.getByRole('button', { name: 'Copy link' }).click();
   const link = await page.getByLabel('Link to this run').inputValue();
   assert.match(link, /#run=[^&]+&entry=1&encoding=extension$/);
+  // In the proposed core, the link says so too: it opens in core whatever the receiver kept.
+  await page.getByLabel('Pause encoding').selectOption('core');
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const coreLink = await page.getByLabel('Link to this run').inputValue();
+  assert.match(coreLink, /#run=[^&]+&entry=1&encoding=core$/);
+  await page.getByLabel('Pause encoding').selectOption('ext');
   // A reload keeps both choices, and the entry picked.
   await page.reload();
   await page.getByTestId('task-state').waitFor();
@@ -281,10 +287,24 @@ test('the pause encoding, the trace\'s seconds switch and the entry picked for W
   assert.equal(await text(fresh, 'alert'), '');
   assertNoErrors(fresh);
   await fresh.context().close();
-  // An encoding the page does not know is said, and the link stays to mend.
+  // A link made in the proposed core opens in it, though the receiver keeps the extension.
+  const receiver = await openPage(browser());
+  await receiver.evaluate(() => localStorage.setItem('a2a-control-room/pause-encoding', 'extension'));
+  await receiver.reload();
+  await receiver.getByTestId('task-state').waitFor();
+  await receiver.goto('about:blank');
+  await receiver.goto(coreLink);
+  await receiver.getByTestId('task-state').waitFor();
+  assert.equal(await receiver.getByLabel('Pause encoding').inputValue(), 'core');
+  assert.match(await text(receiver, 'wire-messages'), /SendStreamingMessage/);
+  assert.doesNotMatch(await text(receiver, 'wire-messages'), /A2A-Extensions/);
+  assertNoErrors(receiver);
+  await receiver.context().close();
+  // An encoding the page does not know is said; the run opens all the same.
   const bad = await openPage(browser(), link.replace(/extension$/, 'nope'));
   await bad.getByTestId('task-state').waitFor();
-  assert.match(await text(bad, 'alert'), /its pause encoding is “nope”, where a run's link has “&encoding=extension” or “&encoding=core”/);
+  assert.match(await text(bad, 'alert'), /^The link's pause encoding is “nope”, where a run's link has “&encoding=core” or “&encoding=extension”: the run opened/);
+  assert.match(await text(bad, 'wire-heading'), /^Trace entry #1 \(selected\)/);
   assertNoErrors(bad);
   await bad.context().close();
 });
@@ -364,6 +384,25 @@ test('a checkpoint that decodes but does not replay is set aside and said; this 
   await page.getByTestId('task-state').waitFor();
   assert.deepEqual(await snapshot(page), mine);
   assert.equal(await text(page, 'alert'), '');
+  // A run kept for Undo (a settings change replaced it) stays within reach
+  // through such a reload.
+  await page.getByLabel('Work units').fill('3');
+  await page.getByLabel('Work units').press('Tab');
+  await settle(page);
+  const previous = await page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous'));
+  assert.ok(previous, 'the replaced run is kept for Undo');
+  await page.evaluate(() => {
+    const run = JSON.parse(localStorage.getItem('a2a-control-room/run'));
+    run.script.push({ Seek: 99 });
+    localStorage.setItem('a2a-control-room/run', JSON.stringify(run));
+  });
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await text(page, 'alert'), /could not be opened: .*This tab's own copy of its run was opened instead/);
+  await settle(page);
+  assert.equal(await page.evaluate(() => localStorage.getItem('a2a-control-room/run.previous')), previous);
+  await page.getByRole('button', { name: /^Undo/ }).first().click();
+  assert.deepEqual(await snapshot(page), mine);
   assertNoErrors(page);
   await page.context().close();
 });
@@ -1142,6 +1181,12 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   assert.match(await text(bad, 'wire-heading'), /\(latest/);
   assertNoErrors(bad);
   await bad.context().close();
+  // Entry 0: not an entry of any run.
+  const zero = await openPage(browser(), link.replace(/&entry=1$/, '&entry=0'));
+  await zero.getByTestId('task-state').waitFor();
+  assert.match(await text(zero, 'alert'), /^The link names trace entry “0”, which this run does not have/);
+  assertNoErrors(zero);
+  await zero.context().close();
   // Written otherwise than the page writes it: said too.
   const signed = await openPage(browser(), link.replace(/&entry=1$/, '&entry=+1'));
   await signed.getByTestId('task-state').waitFor();

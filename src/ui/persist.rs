@@ -24,8 +24,8 @@ pub const LINK_PREFIX: &str = "#run=";
 /// What follows a share link's run when the link names the trace entry the
 /// Wire panel shows (`#run=…&entry=15`).
 pub const ENTRY_PART: &str = "&entry=";
-/// What follows a share link's run when the Wire panel shows the pause
-/// proposal carried as a v1.0 extension (`#run=…&encoding=extension`).
+/// What follows a share link's run that has the pause proposal: the
+/// encoding the Wire panel shows it in (`#run=…&encoding=extension`).
 pub const ENCODING_PART: &str = "&encoding=";
 
 /// Autosave's state, shared with *Save and share*: whether a save is due,
@@ -244,8 +244,9 @@ pub fn restore(store: Store) -> Option<Hold> {
         }
     }
     // Otherwise a run replaced before the reload is still within reach of
-    // Undo (not beside another tab's checkpoint: that copy is the other tab's).
-    if store.replaced.with_untracked(Option::is_none) && !own {
+    // Undo (not beside another tab's checkpoint: that copy is the other tab's;
+    // beside one that cannot be read, as without this tab's copy).
+    if store.replaced.with_untracked(Option::is_none) && (!own || over_unreadable) {
         keep_for_undo(store, previous);
     }
     // A run opened next, before this one is acted on, leaves it in place.
@@ -598,13 +599,7 @@ fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
                 )));
             }
         } else if let Some(name) = part.strip_prefix(&ENCODING_PART[1..]) {
-            let Some(named) = PauseEncoding::named(name) else {
-                return Some(Err(format!(
-                    "its pause encoding is “{}”, where a run's link has “{ENCODING_PART}extension” or “{ENCODING_PART}core”",
-                    cut(name)
-                )));
-            };
-            if encoding.replace(named).is_some() {
+            if encoding.replace(name).is_some() {
                 return Some(Err(format!(
                     "it names more than one pause encoding (“{ENCODING_PART}”)"
                 )));
@@ -620,11 +615,23 @@ fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
         Ok(text) => store
             .open(&String::from(text))
             .map(|()| {
-                // The messages as the link's sender saw them.
-                if let Some(encoding) = encoding {
-                    store.pause_encoding.set(encoding);
+                // The messages as the link's sender saw them; an encoding the
+                // page does not know is said, as an entry it does not have.
+                let unknown = encoding.and_then(|name| match PauseEncoding::named(name) {
+                    Some(named) => {
+                        store.pause_encoding.set(named);
+                        None
+                    }
+                    None => Some(format!(
+                        "The link's pause encoding is “{}”, where a run's link has “{ENCODING_PART}core” or “{ENCODING_PART}extension”: the run opened, and the Wire panel shows the encoding chosen under it.",
+                        cut(name)
+                    )),
+                });
+                let entry = entry.and_then(|entry| show_entry(store, entry));
+                match (unknown, entry) {
+                    (Some(a), Some(b)) => Some(format!("{a} {b}")),
+                    (a, b) => a.or(b),
                 }
-                entry.and_then(|entry| show_entry(store, entry))
             })
             .map_err(|e| e.to_string()),
         Err(_) => Err("it is not correctly encoded".to_string()),
@@ -894,8 +901,9 @@ fn offer(name: &str, mime: &str, text: &str) -> Result<(), wasm_bindgen::JsValue
 /// The longest address Chromium opens (2 MiB), and so the longest link.
 pub const MAX_LINK_CHARS: usize = 2 * 1024 * 1024;
 
-/// The share link of a run's text, with the trace entry and the pause
-/// encoding the Wire panel shows, when they are not its defaults.
+/// The share link of a run's text, with the trace entry the Wire panel
+/// shows when one is picked, and its pause encoding when the run has the
+/// proposal.
 fn link(json: &str, entry: Option<u32>, encoding: Option<PauseEncoding>) -> String {
     let url = window().location();
     let entry = entry.map_or(String::new(), |seq| format!("{ENTRY_PART}{seq}"));
@@ -938,7 +946,7 @@ fn show_entry(store: Store, entry: &str) -> Option<String> {
         let shown = cut(entry);
         // Within the numbers, gone: a branch discarded it.
         let why = match seq {
-            Some(seq) if seq <= n => format!(
+            Some(seq) if (1..=n).contains(&seq) => format!(
                 "which a branch of this run discarded (the trace marks where; its entries run from #1 to #{n}, less those discarded)"
             ),
             _ => format!("which this run does not have (its entries are #1 to #{n})"),
@@ -978,10 +986,11 @@ pub fn SharePanel() -> impl IntoView {
             super::wire::WireView::Entry(seq) => Some(seq),
             _ => None,
         };
-        // The proposal as a v1.0 extension, where the run has the proposal.
+        // The proposal's encoding, where the run has the proposal: the link
+        // opens on the messages as shown here, whatever the receiver chose.
         let encoding = store.pause_encoding.get_untracked();
         let proposal = store.exp.with_untracked(|e| e.config().pause_proposal);
-        let encoding = (proposal && encoding != PauseEncoding::default()).then_some(encoding);
+        let encoding = proposal.then_some(encoding);
         let l = link(&json, entry, encoding);
         // Chromium opens no address longer than 2 MB: a run of much text
         // outside ASCII grows about threefold in a link.
