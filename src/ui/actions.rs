@@ -150,6 +150,16 @@ pub fn ActionButton(
         <div
             class="action"
             on:focusout=move |ev| {
+                // Not as focus comes to the box itself: its button, turned
+                // off with focus still on it, hands focus to the box, and
+                // that focusout reaches the box too.
+                let to_box = match (ev.related_target(), ev.current_target()) {
+                    (Some(to), Some(this)) => to == this,
+                    _ => false,
+                };
+                if to_box {
+                    return;
+                }
                 if let Some(el) = ev
                     .current_target()
                     .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
@@ -505,7 +515,7 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (the RFC: pausing a paused task is idempotent); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."
+                " Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (the RFC: pausing a paused task is idempotent), and so does one whose pause is pending, whatever the new request's mode: the first request stands until it takes effect or lapses (this simulator's reading; the RFC does not say); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."
             </p>
             <details class="hint">
                 <summary>"Where the three modes come from"</summary>
@@ -524,7 +534,7 @@ fn PauseControls() -> impl IntoView {
                     let action = pause.run(());
                     store.exp.with(|e| match e.unchanged_by(&action) {
                         Some(NoChange::AlreadyPaused) => "The task is already paused: PauseTask (proposal) changes nothing, and the agent answers with the pause in effect.",
-                        Some(_) => "A pause is already requested: PauseTask (proposal) changes nothing, whatever its mode, and the agent answers as the pause stands (the simulator's reading: the first request stands until it takes effect or lapses; the RFC does not say).",
+                        Some(_) => "A pause is already requested: PauseTask (proposal) changes nothing, and the agent answers as the pause stands.",
                         None => "PauseTask (proposal): the client asks the agent to pause.",
                     })
                     .to_string()
