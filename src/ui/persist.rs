@@ -64,60 +64,115 @@ const OWN_UNSAVED: &str = "Restored this tab's own run: this browser refused to 
 /// this tab's own copy is then newer than the checkpoint.
 const UNSAVED_KEY: &str = "a2a-control-room/unsaved";
 
+/// What a reload found of this tab's own copy of its run
+/// ([`restore_own_tab`]).
+enum OwnCopy {
+    /// None to prefer to the checkpoint, which opens; `mine` when the
+    /// checkpoint is this tab's own copy.
+    Checkpoint { mine: bool },
+    /// This tab's copy was opened over the checkpoint, for this reason.
+    Opened(Over),
+    /// This tab's copy could not be opened: why, and what opens instead.
+    Failed(String),
+}
+
+/// Why a reload opened this tab's own copy over the checkpoint.
+enum Over {
+    /// The checkpoint is a different run another tab saved since.
+    OtherTab,
+    /// The browser refused this tab's latest saves: its copy is newer.
+    Unsaved,
+    /// The checkpoint cannot be read (or does not replay): why, and its
+    /// text, which [`restore`] sets apart.
+    Unreadable { why: String, text: String },
+}
+
+impl Over {
+    /// What the page says of it.
+    fn said(&self) -> &'static str {
+        match self {
+            Over::OtherTab => OWN_TAB,
+            Over::Unsaved => OWN_UNSAVED,
+            Over::Unreadable { .. } => "Restored this tab's own run.",
+        }
+    }
+}
+
 /// At a reload: this tab's own run, when the checkpoint holds a different
 /// run another tab saved since (readable or not), or none or an older one
-/// because the browser refused this tab's saves; with what the page says of
-/// it. `None` when the checkpoint is this tab's, or this tab kept none. A
-/// copy of this tab's that cannot be opened is said, and the checkpoint
-/// opened. Over a checkpoint that cannot be read, says [`OWN_OVER_UNREADABLE`]:
-/// [`restore`] sets the checkpoint apart and says why.
-fn restore_own_tab(store: Store) -> Option<Result<&'static str, String>> {
-    let tab = tab_storage()?;
-    let own = tab.get_item(STORAGE_KEY).ok().flatten()?;
+/// because the browser refused this tab's saves. A copy of this tab's that
+/// cannot be opened is said, and the checkpoint opened.
+fn restore_own_tab(store: Store) -> OwnCopy {
+    let Some(tab) = tab_storage() else {
+        return OwnCopy::Checkpoint { mine: false };
+    };
+    let Some(own) = tab.get_item(STORAGE_KEY).ok().flatten() else {
+        return OwnCopy::Checkpoint { mine: false };
+    };
     let unsaved = tab.get_item(UNSAVED_KEY).ok().flatten().is_some();
     let saved = stored_run_text(STORAGE_KEY);
-    if saved.as_deref() == Some(own.as_str()) || (saved.is_none() && !unsaved) {
-        return None;
+    match &saved {
+        Some(s) if *s == own => return OwnCopy::Checkpoint { mine: true },
+        None if !unsaved => return OwnCopy::Checkpoint { mine: false },
+        _ => {}
     }
     // Unreadable as the checkpoint's own restore finds it: one that decodes
     // but does not replay too.
-    let unreadable = saved
-        .as_deref()
-        .is_some_and(|s| SavedRun::parse(s).and_then(|r| r.replay()).is_err());
-    let said = match (unreadable, unsaved) {
-        (true, _) => OWN_OVER_UNREADABLE,
-        (false, true) => OWN_UNSAVED,
-        (false, false) => OWN_TAB,
+    let unreadable = saved.as_ref().and_then(|text| {
+        replayed(text)
+            .err()
+            .map(|why| (why.to_string(), text.clone()))
+    });
+    let over = match (unreadable, unsaved) {
+        (Some((why, text)), _) => Over::Unreadable { why, text },
+        (None, true) => Over::Unsaved,
+        (None, false) => Over::OtherTab,
     };
-    Some(store.open(&own).map(|()| said).map_err(|why| {
-        let instead = match (&saved, unreadable) {
-            (None, _) => "a fresh run was started",
-            (Some(_), true) => "the run saved in this browser could not be read either (below)",
-            (Some(_), false) => "the run saved in this browser was opened instead, and this tab's copy is replaced at its next save",
-        };
-        format!("This tab's own copy of its run could not be opened: {why}; {instead}.")
-    }))
+    match store.open(&own) {
+        Ok(()) => OwnCopy::Opened(over),
+        Err(why) => {
+            let instead = match (&saved, over) {
+                (None, _) => "a fresh run was started",
+                (Some(_), Over::Unreadable { .. }) => {
+                    "the run saved in this browser could not be read either (below)"
+                }
+                (Some(_), _) => "the run saved in this browser was opened instead, and this tab's copy is replaced at its next save",
+            };
+            OwnCopy::Failed(format!(
+                "This tab's own copy of its run could not be opened: {why}; {instead}."
+            ))
+        }
+    }
 }
 
-/// What a reload that brings back this tab's run over a checkpoint that
-/// cannot be read says, before the alert on the checkpoint.
-const OWN_OVER_UNREADABLE: &str = "Restored this tab's own run.";
+/// Why this tab's own copy could not be opened, if it could not.
+fn failed(own: OwnCopy) -> Option<String> {
+    match own {
+        OwnCopy::Failed(why) => Some(why),
+        _ => None,
+    }
+}
+
+/// The run of a stored `text`, replayed, as the page keeps it: an older
+/// run's script is compared and kept as the page would now save it.
+fn replayed(text: &str) -> Result<SavedRun, crate::model::RunError> {
+    SavedRun::parse(text).and_then(|run| run.replay().map(|e| e.saved_run(run.started_ms)))
+}
 
 /// Where this tab keeps the trace entry picked for the Wire panel, so that
 /// a reload shows it again, as a link that names it does.
 const WIRE_ENTRY_KEY: &str = "a2a-control-room/wire-entry";
 
 /// Keeps the trace entry picked for the Wire panel in this tab's storage;
-/// at start-up, when `reopen` (no link opened) and the run on the page is
-/// this tab's own, picks it again, if the run has it.
-fn keep_wire_entry(store: Store, reopen: bool) {
+/// at start-up, when the run on the page is this tab's own copy (`mine`: a
+/// reload opened it, with no link), picks it again, if the run has it.
+fn keep_wire_entry(store: Store, mine: bool) {
     let Some(tab) = tab_storage() else {
         return;
     };
     let picked = tab.get_item(WIRE_ENTRY_KEY).ok().flatten();
-    let own = || tab.get_item(STORAGE_KEY).ok().flatten() == Some(store.run_json());
     if let Some(seq) = picked.and_then(|p| p.parse::<u32>().ok()) {
-        if reopen && store.exp.with_untracked(|e| e.trace_entry(seq).is_some()) && own() {
+        if mine && store.exp.with_untracked(|e| e.trace_entry(seq).is_some()) {
             store.wire_view.set(super::wire::WireView::Entry(seq));
         }
     }
@@ -159,45 +214,50 @@ pub fn restore(store: Store) -> Option<Hold> {
         None
     });
     let link = take_link(store);
-    let linked = link.is_some();
     let opened = matches!(link, Some(Ok(_)));
     let own_tab = match link {
         None => restore_own_tab(store),
-        Some(_) => None,
+        Some(_) => OwnCopy::Checkpoint { mine: false },
     };
-    let own = matches!(own_tab, Some(Ok(_)));
+    let own = matches!(own_tab, OwnCopy::Opened(_));
     // This tab's newer copy, which the browser refused to save, is saved at
     // once (or said again not to be).
-    let unsaved = matches!(own_tab, Some(Ok(said)) if said == OWN_UNSAVED);
+    let unsaved = matches!(own_tab, OwnCopy::Opened(Over::Unsaved));
     // This tab's run opened over a checkpoint that cannot be read: its
     // text is moved apart (and said) before the next save writes over it.
-    let over_unreadable = matches!(own_tab, Some(Ok(said)) if said == OWN_OVER_UNREADABLE);
+    let over_unreadable = matches!(own_tab, OwnCopy::Opened(Over::Unreadable { .. }));
+    // Whether the run on the page is this tab's own copy, as a reload with
+    // no link opens it.
+    let mut mine = own;
     match link {
-        None if over_unreadable => {
-            store.notice.set(Some(OWN_OVER_UNREADABLE.into()));
-            if let Err((why, aside)) = stored_run(STORAGE_KEY) {
-                checkpoint_stays = aside.stayed.is_some();
-                alerts.push(format!(
-                    "The run saved in this browser could not be opened: {why}. This tab's own copy of its run was opened instead; {}.",
-                    aside.said
-                ));
+        None => match own_tab {
+            OwnCopy::Opened(over) => {
+                store.notice.set(Some(over.said().into()));
+                if let Over::Unreadable { why, text } = over {
+                    let aside = set_aside(STORAGE_KEY, &text);
+                    checkpoint_stays = aside.stayed.is_some();
+                    alerts.push(format!(
+                        "The run saved in this browser could not be opened: {why}. This tab's own copy of its run was opened instead; {}.",
+                        aside.said
+                    ));
+                }
             }
-        }
-        None if own => store
-            .notice
-            .set(own_tab.and_then(Result::ok).map(String::from)),
-        None => match (restore_saved(store), own_tab) {
-            (Saved::Restored, Some(Err(why))) => alerts.push(why),
-            (Saved::Restored, _) => store.notice.set(Some(RESTORED.into())),
-            (Saved::None, own_tab) => alerts.extend(own_tab.and_then(Result::err)),
-            (Saved::Unreadable(why, aside), own_tab) => {
-                alerts.extend(own_tab.and_then(Result::err));
-                checkpoint_stays = aside.stayed.is_some();
-                alerts.push(format!(
-                    "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
-                    aside.said
-                ));
-            }
+            own_tab => match (restore_saved(store), own_tab) {
+                (Saved::Restored, OwnCopy::Failed(why)) => alerts.push(why),
+                (Saved::Restored, own_tab) => {
+                    mine = matches!(own_tab, OwnCopy::Checkpoint { mine: true });
+                    store.notice.set(Some(RESTORED.into()));
+                }
+                (Saved::None, own_tab) => alerts.extend(failed(own_tab)),
+                (Saved::Unreadable(why, aside), own_tab) => {
+                    alerts.extend(failed(own_tab));
+                    checkpoint_stays = aside.stayed.is_some();
+                    alerts.push(format!(
+                        "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
+                        aside.said
+                    ));
+                }
+            },
         },
         Some(Ok(entry)) => {
             alerts.extend(entry);
@@ -257,7 +317,7 @@ pub fn restore(store: Store) -> Option<Hold> {
         store.raise(alerts.join(" "));
     }
     keep_replaced(store);
-    keep_wire_entry(store, !linked);
+    keep_wire_entry(store, mine);
     match (checkpoint_stays, own && !unsaved && !over_unreadable) {
         (true, _) => Some(Hold::Unreadable),
         (false, true) => Some(Hold::OtherTabs),
@@ -271,9 +331,7 @@ fn stored_run(key: &str) -> Result<Option<SavedRun>, (String, Aside)> {
     let Some(text) = stored_run_text(key) else {
         return Ok(None);
     };
-    // As the page keeps it once replayed: an older run's script is
-    // compared and kept as the page would now save it.
-    match SavedRun::parse(&text).and_then(|run| run.replay().map(|e| e.saved_run(run.started_ms))) {
+    match replayed(&text) {
         Ok(run) => Ok(Some(run)),
         Err(why) => Err((why.to_string(), set_aside(key, &text))),
     }

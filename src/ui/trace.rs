@@ -204,8 +204,8 @@ fn sync(
         .take_while(|(s, t)| s == t)
         .count();
     // Rows taken off before, which may be these entries back (an Undo).
-    let earlier = if keep < k { shown.parked.take() } else { None };
-    if keep < k {
+    let earlier = if keep < k {
+        let earlier = shown.parked.take();
         // Unmarked first: rows kept aside come back unmarked.
         let (viewed, selected) = (shown.highlighted, shown.selected);
         mark(
@@ -226,7 +226,10 @@ fn sync(
         );
         let entries = shown.entries.split_off(keep);
         shown.parked = Some(park_from(list, keep, entries));
-    }
+        earlier
+    } else {
+        None
+    };
     let mut next = keep;
     if let Some(p) = earlier.filter(|p| p.from == keep && trace[keep..].starts_with(&p.entries)) {
         if let (false, Some(block)) = (p.tail.is_empty(), list.last_element_child()) {
