@@ -89,10 +89,10 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   await page.getByTestId('trace-entry').first().click();
   const http = page.getByTestId('wire-message').locator('.http');
   assert.match(await http.first().innerText(),
-    /^POST .* A2A-Version: 1\.0 .* Accept: text\/event-stream · A2A-Extensions: https:\/\/a2a-control-room\.example\/extensions\/pause\/v1$/);
+    /^POST .* A2A-Version: 1\.0 .* Accept: text\/event-stream · A2A-Extensions: https:\/\/a2a-control-room\.example\/extensions\/pause\/v1 \(pause extension, a proposal: not A2A v1\.0\)$/);
   // The agent's stream starts with the response head, echoing the extension.
   assert.equal(await http.nth(1).innerText(),
-    'HTTP 200 OK · Content-Type: text/event-stream · A2A-Extensions: https://a2a-control-room.example/extensions/pause/v1');
+    'HTTP 200 OK · Content-Type: text/event-stream · A2A-Extensions: https://a2a-control-room.example/extensions/pause/v1 (pause extension, a proposal: not A2A v1.0)');
   assert.equal(await http.count(), 2, 'later frames travel in the same response');
   // The frame is one server-sent event.
   assert.equal(await text(page, 'wire-sse'),

@@ -853,7 +853,13 @@ fn render_message(
             <p class="explain">{wire::explain(m)}</p>
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
-                .map(|http| view! { <p class="http">{http}</p> })}
+                .map(|http| {
+                    // The header alone makes the message the proposal's: say so.
+                    let ext = http
+                        .contains(wire::PAUSE_EXTENSION)
+                        .then_some(" (pause extension, a proposal: not A2A v1.0)");
+                    view! { <p class="http">{http}{ext}</p> }
+                })}
             <pre class="json" tabindex="0" role="group" aria-label=label>{json_lines(json)}</pre>
         </li>
     }
