@@ -206,6 +206,42 @@ fn same_experiment_same_bytes_and_entries_add_up() {
     assert_eq!(later.replace("2026-01-02", "2026-01-01"), a);
 }
 
+/// The `messageId` of every message a transcript sends: the clients' in
+/// requests, the agent's in status updates (a Task's history repeats them).
+fn sent_message_ids(t: &[WireMessage]) -> Vec<String> {
+    t.iter()
+        .filter_map(|m| {
+            let r = &m.message;
+            r["params"]["message"]["messageId"]
+                .as_str()
+                .or(r["result"]["statusUpdate"]["status"]["message"]["messageId"].as_str())
+                .map(String::from)
+        })
+        .collect()
+}
+
+#[test]
+fn message_ids_are_unique_within_a_context_and_beyond_it() {
+    // Within a context: follow-ups and a branch included (a discarded
+    // entry's number is not used again).
+    let mut e = busy();
+    e.seek(3).unwrap();
+    run(&mut e, 3);
+    let ids = sent_message_ids(&wire::transcript(&e, START));
+    assert!(ids.len() > 5, "{ids:?}");
+    let mut distinct = ids.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), ids.len(), "{ids:?}");
+    // Beyond it: the same experiment in another context (another page, a
+    // Restart) sends none of them again, to an agent that detects duplicates.
+    let other = Experiment::new(e.config().clone(), IdSource::seeded(7)).unwrap();
+    assert_ne!(other.context_id(), e.context_id());
+    let again = sent_message_ids(&wire::transcript(&other, START));
+    assert!(!again.is_empty());
+    assert!(again.iter().all(|id| !ids.contains(id)), "{again:?}");
+}
+
 #[test]
 fn jsonl_lines_have_the_export_shape() {
     let e = busy();
@@ -230,7 +266,7 @@ fn creation_opens_a_stream_with_the_submitted_task() {
     assert_eq!(
         m[0].message,
         json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {"message": {
-            "messageId": "msg-1-user", "role": "ROLE_USER",
+            "messageId": format!("msg-1-user-{}", e.context_id()), "role": "ROLE_USER",
             "parts": [{"text": "Run 4 work units of 3 s each."}]}}})
     );
     assert_eq!(
@@ -239,7 +275,7 @@ fn creation_opens_a_stream_with_the_submitted_task() {
             "id": e.tasks()[0].id, "contextId": e.context_id(),
             "status": {"state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00.000Z"},
             // The message that created it, as the task keeps it.
-            "history": [{"messageId": "msg-1-user", "role": "ROLE_USER",
+            "history": [{"messageId": format!("msg-1-user-{}", e.context_id()), "role": "ROLE_USER",
                 "parts": [{"text": "Run 4 work units of 3 s each."}],
                 "taskId": e.tasks()[0].id, "contextId": e.context_id()}]}}})
     );
@@ -1017,7 +1053,7 @@ fn on_demand_requests_on_a_live_task() {
         .trace()
         .iter()
         .find(|t| matches!(t.event, Event::AskedInput { .. }));
-    let asked = format!("msg-{}-agent", question.unwrap().seq);
+    let asked = format!("msg-{}-agent-{}", question.unwrap().seq, e.context_id());
     assert_eq!(history.len(), 3, "{history:?}");
     assert_eq!(
         history[1], asked,
@@ -2612,7 +2648,11 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
     });
     sorted.dedup();
     assert_eq!(sorted, ids);
-    assert!(ids.contains(&format!("msg-{first_repeat}-user")), "{ids:?}");
+    let ctx = e.context_id().to_string();
+    assert!(
+        ids.contains(&format!("msg-{first_repeat}-user-{ctx}")),
+        "{ids:?}"
+    );
     // One tried while viewing an earlier paused state is answered as of then,
     // and is no message of the run's history.
     let paused_at = e.position();
@@ -2623,7 +2663,7 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
     e.seek(e.viewed_task().records().len() - 1).unwrap();
     assert!(!history(&e, PauseEncoding::V1Extension)
         .1
-        .contains(&format!("msg-{tried}-user")));
+        .contains(&format!("msg-{tried}-user-{ctx}")));
     // The proposed core has its own methods: nothing of them in a history.
     assert!(history(&e, CORE).0.is_empty());
     // A branch from before the pause drops both with the states they were sent at.

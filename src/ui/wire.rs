@@ -127,8 +127,9 @@ pub fn WirePanel() -> impl IntoView {
                     };
                     format!(
                         "Later events reach this subscription as they reach {stream}, in the same \
-                         order, until the task reaches a terminal state, as the spec says and \
-                         a2a-sdk 1.3.0 does in one process (across replicas, it ends the \
+                         order, until the task reaches a terminal state, as spec §3.1.6 says (§11.7 \
+                         closes streams at an interrupted state too: the spec's sections \
+                         disagree) and a2a-sdk 1.3.0 does in one process (across replicas, it ends the \
                          subscription at an interrupted state too). The trace shows each frame once, on the task's own \
                          stream."
                     )
@@ -912,7 +913,7 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
              (DefaultRequestHandlerV2) instead returns the task in whatever state the cancel left it.",
         ),
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
-            "Spec §3.1.1: a message to a terminal task gets UnsupportedOperationError (-32004), as \
+            "Spec §3.1.1 and §3.1.2: a message to a terminal task gets UnsupportedOperationError (-32004), as \
              a2a-sdk 1.3.0 answers (older a2a-python answered InvalidParamsError, -32602). It comes \
              as a plain JSON-RPC error, before any stream opens, as a2a-sdk sends it; a2a-js opens \
              the stream and sends the error as an SSE event named error.",
@@ -938,7 +939,9 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
              on the stream it kept open, as spec §7.6.1 says it SHOULD and a2a-js does (a2a-sdk \
              1.3.0's blocking SendMessage returns here, as at INPUT_REQUIRED). Spec §7.6: the agent \
              SHOULD also accept messages to the task while it is AUTH_REQUIRED (to negotiate, \
-             correct or reject); this page sends none.",
+             correct or reject); this page sends none. What is authorized is the task's own \
+             need, not access to the agent: the agent card declares no securitySchemes, and \
+             §7.6.4: entering AUTH_REQUIRED authorizes nothing by itself.",
         ),
         _ => None,
     }

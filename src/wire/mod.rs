@@ -52,7 +52,10 @@
 //!   `get-unknown-task-N`). *Get unknown
 //!   task* asks for a task id this agent never issued and is answered with
 //!   `TaskNotFoundError` (-32001).
-//!   Message ids are `msg-<seq>-user` / `msg-<seq>-agent`.
+//!   Message ids are `msg-<seq>-user-<contextId>` / `msg-<seq>-agent-<contextId>`:
+//!   a seq is not used again within a context, and a context id is a UUID,
+//!   so an agent that detects duplicates by `messageId` never takes one
+//!   experiment's message for another's.
 //! - Timestamps: `start_ms` plus the task's active and waiting seconds, each
 //!   task offset by the earlier tasks' time, and at least 1 ms after the
 //!   previous trace entry, so they strictly increase through the transcript.
@@ -715,6 +718,12 @@ pub fn explain(m: &WireMessage) -> String {
 
 // ---- internals -------------------------------------------------------------
 
+/// The `messageId` of the message trace entry `seq` carries, sent by
+/// `who` (`user` or `agent`): unique beyond this context (see the module docs).
+fn message_id(exp: &Experiment, seq: u32, who: &str) -> String {
+    format!("msg-{seq}-{who}-{}", exp.context_id())
+}
+
 /// The state carried along the trace: entry times and the open stream.
 struct Walk<'a> {
     exp: &'a Experiment,
@@ -1142,7 +1151,7 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         Some(obj!(
-            "messageId" => format!("msg-{}-agent", e.seq), "contextId" => self.exp.context_id(),
+            "messageId" => message_id(self.exp, e.seq, "agent"), "contextId" => self.exp.context_id(),
             "taskId" => task_id(self.exp, e.task as usize), "role" => "ROLE_AGENT",
             "parts" => text_parts(&text),
         ))
@@ -1172,7 +1181,7 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         // In the proto's field order, as a ProtoJSON writer prints them.
-        let mut m = obj!("messageId" => format!("msg-{}-user", e.seq));
+        let mut m = obj!("messageId" => message_id(exp, e.seq, "user"));
         if stored || e.event == Event::Clarified || task.reference_task_id.is_some() {
             m["contextId"] = exp.context_id().into();
         }
@@ -1538,7 +1547,7 @@ impl<'a> Walk<'a> {
     /// (as sent, and as the task's history keeps it).
     fn ext_message(&self, e: &TraceEntry, call: ProposalCall) -> Value {
         obj!(
-            "messageId" => format!("msg-{}-user", e.seq), "contextId" => self.exp.context_id(),
+            "messageId" => message_id(self.exp, e.seq, "user"), "contextId" => self.exp.context_id(),
             "taskId" => task_id(self.exp, e.task as usize), "role" => "ROLE_USER",
             "parts" => text_parts(&call.words),
             "metadata" => ext(obj!("method" => call.method, "params" => call.params)),
