@@ -235,7 +235,7 @@ fn message_ids_are_unique_within_a_context_and_beyond_it() {
     assert_eq!(distinct.len(), ids.len(), "{ids:?}");
     // Beyond it: the same experiment in another context (another page, a
     // Restart) sends none of them again, to an agent that detects duplicates.
-    let other = Experiment::new(e.config().clone(), IdSource::seeded(7)).unwrap();
+    let other = Experiment::new(*e.config(), IdSource::seeded(7)).unwrap();
     assert_ne!(other.context_id(), e.context_id());
     let again = sent_message_ids(&wire::transcript(&other, START));
     assert!(!again.is_empty());
