@@ -5,6 +5,7 @@ Usage: check.py DIR [--expect T1,T2,…]   check every DIR/*.jsonl (and DIR/*.js
                                          agent cards); fail if a payloadType
                                          listed was never checked
        check.py --self-test              prove the check rejects known-bad lines
+                                         and lifecycles
 
 Each JSONL line is {"seq", "from", "transport", "payloadType", "message"}, where
 "message" is one JSON-RPC 2.0 object. For each line:
@@ -32,6 +33,37 @@ pause field or state, a proposal method, a proposed error code) or answer a
 proposal request, so that a v1.0 message cannot be skipped by a wrong label.
 A line may carry "pauseProposal" ("core" or "extension") with a plain
 payloadType: the pause proposal's, in plain v1.0 JSON, and checked strictly.
+Then the LIFECYCLE, across the lines of each transcript file, in order (proposal:
+lines too, for their ids, streams and v1.0 states; their TASK_STATE_PAUSED is not
+v1.0's to judge and is left out of the states followed):
+  - requests and answers: a JSON-RPC answer must answer an open request with its
+    id, from the other side, once (an id is not reused while its request still
+    awaits an answer); every request gets an answer (a stream: one frame at least);
+  - streams: SSE frames belong to the stream opened by the SendStreamingMessage /
+    SubscribeToTask request with the same id. Its first frame carries `task` (or,
+    for SendStreamingMessage, `message`), naming the task asked about; every later
+    frame's taskId / contextId are the opening task's. The stream ends with its
+    Message or a terminal state (COMPLETED, FAILED, CANCELED, REJECTED): no frame
+    may follow, except one final Task snapshot in the state a terminal statusUpdate
+    gave (A2A-NOTES §5: the server MAY resend one before closing), nor a plain
+    answer. At an interrupted state (INPUT_REQUIRED, AUTH_REQUIRED) a stream may
+    end or stay open: either is accepted. A new request reusing the id of a
+    stream left open (a probe reads the first frame and goes) ends that stream;
+  - task states: each task's contextId and latest state are followed, from Task
+    results, SendMessageResponse.task, ListTasksResponse.tasks and stream frames.
+    A terminal state is final: a later line showing another state fails. Asked
+    about a task already terminal, SendMessage / SendStreamingMessage and
+    SubscribeToTask must be answered by error -32004 (UnsupportedOperationError,
+    spec §3.1.1 / §3.1.6), CancelTask by -32002 (TaskNotCancelableError, §3.1.5);
+    a message whose contextId is not its task's must be answered by an error
+    (§3.4.2); an answer about a task (Task, SendMessageResponse.task, a stream's
+    opening task) names the task asked about;
+  - contextId: a task never changes contextId; every Message.referenceTaskIds entry
+    names a task seen earlier in the transcript, and the follow-up (its message's
+    contextId, if given, and the task that answers it) is in that task's contextId.
+A line failing a lifecycle rule fails as file:line like any other; a summary line
+"lifecycle: N streams, M requests answered, K tasks followed, B broken" comes
+just before the last line.
 Ends with "N passed, 0 failed" (exit 0) or lists failures as file:line (exit 1).
 """
 
@@ -259,7 +291,7 @@ def check_line(line, requests):
     mid = m["id"]
     if kinds == ["method"]:
         method = m["method"]
-        if method not in METHODS:
+        if not isinstance(method, str) or method not in METHODS:
             raise Bad(f"method {method!r} is not a v1.0 A2A method")
         if frm != "client" or transport != "jsonrpc":
             raise Bad("requests go from the client over jsonrpc")
@@ -315,8 +347,268 @@ def check_proposal_line(line, proposal_ids):
               "and answers no proposal request: a v1.0 message must be checked")
 
 
+# ---------------------------------------------------------------------------
+# Lifecycle: rules across the lines of one transcript (see the module doc).
+
+TERMINAL = {"TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"}
+V1_STATES = set(a2a_pb2.TaskState.keys())
+# A request about a task already terminal must be refused with this code:
+# message to (§3.1.1) or subscribe to (§3.1.6) a terminal task -> UnsupportedOperationError;
+# cancel of a terminal task (§3.1.5) -> TaskNotCancelableError.
+TERMINAL_ANSWER = {"SendMessage": -32004, "SendStreamingMessage": -32004, "SubscribeToTask": -32004,
+                   "CancelTask": -32002}
+
+
+def new_lifecycle():
+    """The bookkeeping of one transcript: `open` maps a request id (as JSON) to its
+    request until it is answered (a stream stays, marked `closing` once it ended,
+    until its id is reused); `closed` maps an answered id to where; `tasks` maps a
+    task id to its contextId and the latest v1.0 state seen."""
+    return {"open": {}, "closed": {}, "tasks": {}, "streams": 0, "answered": 0}
+
+
+def as_str(value):
+    """A string member as it is, anything else (absent, or malformed) as None."""
+    return value if isinstance(value, str) and value else None
+
+
+def snapshot(obj, id_key, kind):
+    status = obj.get("status") if isinstance(obj.get("status"), dict) else {}
+    return (as_str(obj.get(id_key)), as_str(obj.get("contextId")), as_str(status.get("state")), kind)
+
+
+def snapshots(ptype, result):
+    """(taskId, contextId, state or None, what) for every task a result shows."""
+    base = ptype[len("proposal:"):] if ptype.startswith("proposal:") else ptype
+    if not isinstance(result, dict):
+        return []
+    if base == "Task":
+        tasks = [result]
+    elif base == "SendMessageResponse":
+        tasks = [result["task"]] if isinstance(result.get("task"), dict) else []
+    elif base == "ListTasksResponse":
+        tasks = [t for t in result.get("tasks") if isinstance(t, dict)] if isinstance(result.get("tasks"), list) else []
+    elif base == "StreamResponse":
+        tasks = [result["task"]] if isinstance(result.get("task"), dict) else []
+        for kind in ("statusUpdate", "artifactUpdate"):
+            event = result.get(kind)
+            if isinstance(event, dict):
+                return [snapshot(event, "taskId", kind)]
+    else:
+        return []
+    return [snapshot(t, "id", "task") for t in tasks]
+
+
+def follow_task(lc, tid, ctx, state, n):
+    """Records what a line shows of task `tid`: its contextId never changes, and a
+    terminal state is final (spec §3: a terminal task cannot restart)."""
+    if tid is None:
+        return
+    known = lc["tasks"].setdefault(tid, {"ctx": ctx, "state": None, "line": n})
+    if ctx and known["ctx"] and ctx != known["ctx"]:
+        raise Bad(f"task {tid} shows contextId {ctx}, it was {known['ctx']} before")
+    known["ctx"] = known["ctx"] or ctx
+    if state not in V1_STATES:  # no state, or the proposal's TASK_STATE_PAUSED: not v1.0's to judge
+        return
+    if known["state"] in TERMINAL and state != known["state"]:
+        raise Bad(f"task {tid} goes back from {known['state']} (terminal, line {known['line']}) to {state}")
+    known["state"], known["line"] = state, n
+
+
+def lifecycle_request(lc, line, n, key):
+    m, proposal = line["message"], line["payloadType"].startswith("proposal:")
+    prev = lc["open"].get(key)
+    if prev is not None:
+        if not (prev["streaming"] and prev["frames"]):
+            raise Bad(f"request id {m['id']!r} is reused while the request at line {prev['line']} "
+                      "still awaits its answer")
+        # A stream left open (a probe reads its first frame and goes): the client left it.
+        lc["open"].pop(key)
+    method = m.get("method")
+    params = m.get("params") if isinstance(m.get("params"), dict) else {}
+    req = {"method": method, "line": n, "from": line["from"], "frames": 0, "first": None,
+           "streaming": method in METHODS and METHODS[method][2], "expect": None,
+           "task": None, "ctx": None, "follows": None}
+    lc["closed"].pop(key, None)
+    lc["open"][key] = req  # open even if it breaks a rule below, so its answers are not orphans
+    target = None
+    if method in ("SendMessage", "SendStreamingMessage"):
+        msg = params.get("message") if isinstance(params.get("message"), dict) else {}
+        target = msg.get("taskId")
+        refs = msg.get("referenceTaskIds") if isinstance(msg.get("referenceTaskIds"), list) else []
+        for ref in [r for r in refs if as_str(r)]:
+            known = lc["tasks"].get(ref)
+            if known is None:
+                raise Bad(f"referenceTaskIds names task {ref}, not seen earlier in this transcript")
+            if as_str(msg.get("contextId")) and msg["contextId"] != known["ctx"]:
+                raise Bad(f"a follow-up of task {ref} is sent in contextId {msg['contextId']}, "
+                          f"the referenced task's is {known['ctx']}")
+            req["follows"] = (ref, known["ctx"])
+        known = lc["tasks"].get(as_str(target))
+        if known and as_str(msg.get("contextId")) and msg["contextId"] != known["ctx"] and not proposal:
+            # spec §3.4.2: a contextId that does not match the task's MUST be rejected
+            req["expect"] = (None, f"{method} for task {target} in contextId {msg['contextId']}, "
+                                   f"the task's is {known['ctx']}")
+    elif method in ("CancelTask", "SubscribeToTask", "GetTask"):
+        target = params.get("id")
+    req["task"] = as_str(target)
+    known = lc["tasks"].get(req["task"])
+    if not proposal and known and known["state"] in TERMINAL and method in TERMINAL_ANSWER:
+        req["expect"] = (TERMINAL_ANSWER[method], f"{method} of task {req['task']}, "
+                                                  f"{known['state']} since line {known['line']}")
+
+
+def check_expect(req, m):
+    """The answer is the error the request called for, if it called for one."""
+    if req["expect"] is None:
+        return
+    code, why = req["expect"]
+    got = m["error"].get("code") if isinstance(m.get("error"), dict) else None
+    if got is None:
+        raise Bad(f"{why}: must be answered by {'an error' if code is None else f'error {code}'}, "
+                  "was answered by a result")
+    if code is not None and got != code:
+        raise Bad(f"{why}: must be answered by error {code} ({REASONS[code]}), got error {got}")
+
+
+def check_answer_task(req, asked, tid, ctx):
+    """The task an answer opens with is the one asked about, in the referenced context."""
+    if asked and tid != asked and req["method"] in METHODS:
+        raise Bad(f"{req['method']} for task {asked} (line {req['line']}) is answered with task {tid}")
+    if req["follows"] and ctx != req["follows"][1]:
+        raise Bad(f"the follow-up of task {req['follows'][0]} (line {req['line']}) is task {tid} in "
+                  f"contextId {ctx}, the referenced task's is {req['follows'][1]}")
+
+
+def check_lifecycle(line, n, lc):
+    """Checks one line against what the earlier lines of its transcript established."""
+    m = line["message"]
+    key = json.dumps(m["id"])
+    if "method" in m:
+        lifecycle_request(lc, line, n, key)
+        return
+    req = lc["open"].get(key)
+    if req is None:
+        why = lc["closed"].get(key, "no request with this id is open")
+        raise Bad(f"answer to id {m['id']!r} comes too late: {why}")
+    result = m.get("result")
+    if line["transport"] != "sse":
+        if req["frames"]:
+            raise Bad(f"a plain JSON-RPC answer to the {req['method']} stream opened at line {req['first']}")
+        lc["open"].pop(key)
+        lc["closed"][key] = f"the request at line {req['line']} was answered at line {n}"
+        lc["answered"] += 1
+        if req["from"] == line["from"]:
+            raise Bad(f"the answer to the request at line {req['line']} comes from its sender")
+        check_expect(req, m)
+        shown = snapshots(line["payloadType"], result) if "result" in m else []
+        if shown and shown[0][3] == "task" and req["method"] in ("SendMessage", "CancelTask", "GetTask"):
+            check_answer_task(req, req["task"], shown[0][0], shown[0][1])
+        for tid, ctx, state, _ in shown:
+            follow_task(lc, tid, ctx, state, n)
+        return
+    result = result if isinstance(result, dict) else {}
+    shown = snapshots(line["payloadType"], result)
+    closing = req.get("closing")
+    req["frames"] += 1
+    if closing is not None:
+        # After a terminal statusUpdate, one final Task snapshot in that state; nothing else.
+        why, snapshot = closing
+        if not (snapshot and "task" in result and shown and shown[0][2] == snapshot):
+            raise Bad(f"a frame follows the end of its stream: {why}")
+        req["closing"] = (f"{why}, then sent its final Task snapshot at line {n}", None)
+    else:
+        # A stream ends after its Message (the whole answer) or at a terminal state.
+        state = shown[0][2] if shown else None
+        where = f"the {req['method']} stream opened at line {req['line']} ended"
+        if "message" in result and req["frames"] == 1:
+            req["closing"] = (f"{where} with the Message at line {n}", None)
+        elif state in TERMINAL:
+            req["closing"] = (f"{where} with {state} at line {n}", state if "statusUpdate" in result else None)
+    if req["frames"] == 1:
+        lc["streams"] += 1
+        lc["answered"] += 1
+        req["first"] = n
+        asked = req["task"]
+        if shown and shown[0][3] == "task":
+            req["task"], req["ctx"] = shown[0][0], shown[0][1]
+        if req["from"] == line["from"]:
+            raise Bad(f"the stream answering the request at line {req['line']} comes from its sender")
+        check_expect(req, m)
+        opening = ("task",) if req["method"] == "SubscribeToTask" else ("task", "message")
+        if not any(k in result for k in opening):
+            raise Bad(f"the first frame of the {req['method']} stream opened at line {req['line']} must "
+                      f"carry {' or '.join(opening)}, not {', '.join(sorted(result)) or 'nothing'}")
+        if shown and shown[0][3] == "task":
+            check_answer_task(req, asked, shown[0][0], shown[0][1])
+    else:
+        event = next((k for k in ("statusUpdate", "artifactUpdate", "task", "message") if k in result), None)
+        body = result.get(event) if isinstance(result.get(event), dict) else {}
+        tid = as_str(body.get("id") if event == "task" else body.get("taskId"))
+        ctx = as_str(body.get("contextId"))
+        if (tid, ctx) != (req["task"], req["ctx"]):
+            raise Bad(f"{event} for task {tid} / context {ctx} in the stream of task {req['task']} / "
+                      f"context {req['ctx']} (opened at line {req['first']})")
+    for tid, ctx, state, _ in shown:
+        follow_task(lc, tid, ctx, state, n)
+
+
+def end_of_transcript(lc):
+    """(line, why) for every request left with no answer at all (a stream: not one frame)."""
+    return [(req["line"], f"{req['method']} (line {req['line']}) is never answered")
+            for req in lc["open"].values() if not req["frames"]]
+
+
+def lifecycle_ready(line):
+    """Whether a line is whole enough for the lifecycle to read (even if it failed its own check)."""
+    m = line.get("message") if isinstance(line, dict) else None
+    return (isinstance(m, dict) and isinstance(line.get("payloadType"), str)
+            and line.get("from") in ("client", "agent") and line.get("transport") in ("jsonrpc", "sse")
+            and isinstance(m.get("id"), (int, str)) and not isinstance(m.get("id"), bool)
+            and sum(k in m for k in ("method", "result", "error")) == 1
+            and isinstance(m.get("method", ""), str))
+
+
+def check_file(path, totals):
+    """Checks one transcript, line by line and then across its lines. Returns one
+    row [line number, payloadType, error or None, lifecycle?] per line; `totals`
+    adds up the lifecycle's streams, answers and tasks."""
+    rows, requests, proposal_ids, lc = {}, {}, set(), new_lifecycle()
+    for n, text in enumerate(path.read_text().splitlines(), 1):
+        if not text.strip():
+            continue
+        line, ptype, err, lifecycle = None, "", None, False
+        try:
+            line = json.loads(text)
+            ptype = line.get("payloadType", "") if isinstance(line, dict) else ""
+            if isinstance(ptype, str) and ptype.startswith("proposal:"):
+                check_proposal_line(line, proposal_ids)
+            else:
+                check_line(line, requests)
+        except (Bad, ValueError) as e:
+            err = str(e)
+        # The lifecycle reads a line that failed its own check too, so that one
+        # bad line does not make the next ones look out of place.
+        if lifecycle_ready(line):
+            try:
+                check_lifecycle(line, n, lc)
+            except Bad as e:
+                if err is None:
+                    err, lifecycle = str(e), True
+        rows[n] = [n, ptype, line, err, lifecycle]
+    for n, why in end_of_transcript(lc):
+        if rows[n][3] is None:
+            rows[n][3:] = [why, True]
+    totals["streams"] += lc["streams"]
+    totals["answered"] += lc["answered"]
+    totals["tasks"] += len(lc["tasks"])
+    totals["broken"] += sum(row[4] for row in rows.values())
+    return list(rows.values())
+
+
 def check_dir(directory, expect=()):
     counts, skipped, failures, passed, marked = collections.Counter(), collections.Counter(), [], 0, 0
+    totals = collections.Counter()
     files = sorted(Path(directory).glob("*.jsonl"))
     cards = sorted(Path(directory).glob("*.json"))
     if not files:
@@ -332,23 +624,15 @@ def check_dir(directory, expect=()):
         except (Bad, ValueError) as e:
             failures.append(f"{card}: {e}")
     for path in files:
-        requests, proposal_ids = {}, set()
-        for n, text in enumerate(path.read_text().splitlines(), 1):
-            if not text.strip():
-                continue
-            try:
-                line = json.loads(text)
-                ptype = line.get("payloadType", "") if isinstance(line, dict) else ""
-                if isinstance(ptype, str) and ptype.startswith("proposal:"):
-                    check_proposal_line(line, proposal_ids)
-                    skipped[ptype] += 1
-                    continue
-                check_line(line, requests)
+        for n, ptype, line, err, _ in check_file(path, totals):
+            if err is not None:
+                failures.append(f"{path}:{n}: " + " ".join(err.split()))
+            elif ptype.startswith("proposal:"):
+                skipped[ptype] += 1
+            else:
                 counts[ptype] += 1
                 marked += "pauseProposal" in line
                 passed += 1
-            except (Bad, ValueError) as e:
-                failures.append(f"{path}:{n}: " + " ".join(str(e).split()))
     width = max([len(k) for k in list(counts) + list(skipped)] + [11])
     print(f"{'payloadType':<{width}}  count")
     for k in sorted(counts):
@@ -362,8 +646,160 @@ def check_dir(directory, expect=()):
             failures.append(f"{directory}: no {t} was checked (expected at least one)")
     for f in failures:
         print(f"FAIL {f}")
+    print(f"lifecycle: {totals['streams']} streams, {totals['answered']} requests answered, "
+          f"{totals['tasks']} tasks followed, {totals['broken']} broken")
     print(f"{passed} passed, {len(failures)} failed")
     return not failures
+
+
+# Synthetic lines for the lifecycle self-test: t-1 in context c-1.
+def _rq(mid, method, params):
+    return {"seq": 0, "from": "client", "transport": "jsonrpc", "payloadType": METHODS[method][0],
+            "message": {"jsonrpc": "2.0", "id": mid, "method": method, "params": params}}
+
+
+def _send(mid, streaming=True, **fields):
+    msg = {"messageId": f"m{mid}", **fields, "role": "ROLE_USER", "parts": [{"text": "go"}]}
+    order = ["messageId", "contextId", "taskId", "role", "parts", "referenceTaskIds"]
+    msg = {k: msg[k] for k in order if k in msg}
+    return _rq(mid, "SendStreamingMessage" if streaming else "SendMessage", {"message": msg})
+
+
+def _task(state, task="t-1", context="c-1"):
+    return {"id": task, "contextId": context, "status": {"state": state}}
+
+
+def _frame(mid, result):
+    return {"seq": 0, "from": "agent", "transport": "sse", "payloadType": "StreamResponse",
+            "message": {"jsonrpc": "2.0", "id": mid, "result": result}}
+
+
+def _update(mid, state, task="t-1", context="c-1"):
+    return _frame(mid, {"statusUpdate": {"taskId": task, "contextId": context, "status": {"state": state}}})
+
+
+def _reply(mid, ptype, result):
+    return {"seq": 0, "from": "agent", "transport": "jsonrpc", "payloadType": ptype,
+            "message": {"jsonrpc": "2.0", "id": mid, "result": result}}
+
+
+def _error(mid, code):
+    return {"seq": 0, "from": "agent", "transport": "jsonrpc", "payloadType": "error",
+            "message": {"jsonrpc": "2.0", "id": mid, "error": {"code": code, "message": "refused", "data": [
+                {"@type": ERROR_INFO, "reason": REASONS[code], "domain": "a2a-protocol.org"}]}}}
+
+
+_OPEN = [_send(1), _frame(1, {"task": _task("TASK_STATE_SUBMITTED")}), _update(1, "TASK_STATE_WORKING")]
+_DONE = _OPEN + [_update(1, "TASK_STATE_COMPLETED")]  # lines 1-4: t-1 is COMPLETED
+# A lifecycle that keeps every rule: a stream closed at INPUT_REQUIRED, the answer
+# on a new stream, a cancel and a message refused once terminal, a follow-up task in
+# the same context, a final Task snapshot, a probe leaving its stream and reusing its id.
+GOOD_LIFECYCLE = _OPEN + [
+    _update(1, "TASK_STATE_INPUT_REQUIRED"),
+    _send(2, taskId="t-1", contextId="c-1"), _frame(2, {"task": _task("TASK_STATE_INPUT_REQUIRED")}),
+    _update(2, "TASK_STATE_WORKING"), _update(2, "TASK_STATE_COMPLETED"), _frame(2, {"task": _task("TASK_STATE_COMPLETED")}),
+    _rq(3, "CancelTask", {"id": "t-1"}), _error(3, -32002),
+    _send(4, False, taskId="t-1"), _error(4, -32004),
+    _rq(5, "SubscribeToTask", {"id": "t-1"}), _error(5, -32004),
+    _send(6, contextId="c-1", referenceTaskIds=["t-1"]), _frame(6, {"task": _task("TASK_STATE_SUBMITTED", "t-2")}),
+    _rq("s", "SubscribeToTask", {"id": "t-2"}), _frame("s", {"task": _task("TASK_STATE_SUBMITTED", "t-2")}),
+    _update(6, "TASK_STATE_WORKING", "t-2"),
+    _rq("s", "SubscribeToTask", {"id": "t-2"}), _frame("s", {"task": _task("TASK_STATE_WORKING", "t-2")}),
+]
+
+# name -> (lines, the one line that must fail, why)
+LIFECYCLE_BAD = {
+    "stream opening without a Task": (_OPEN[:1] + _OPEN[2:], 2, "first frame of the SendStreamingMessage stream"),
+    "SubscribeToTask opening with a Message": (
+        _OPEN + [_rq(2, "SubscribeToTask", {"id": "t-1"}),
+                 _frame(2, {"message": {"messageId": "a1", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}})],
+        5, "must carry task, not message"),
+    "frame after a terminal statusUpdate": (_DONE + [_update(1, "TASK_STATE_WORKING")], 5,
+                                            "a frame follows the end of its stream"),
+    "artifact after a terminal statusUpdate": (
+        _DONE + [_frame(1, {"artifactUpdate": {"taskId": "t-1", "contextId": "c-1",
+                                               "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}})],
+        5, "a frame follows the end of its stream"),
+    "frame after the stream's Message": (
+        [_send(1), _frame(1, {"message": {"messageId": "a1", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}}),
+         _frame(1, {"message": {"messageId": "a2", "role": "ROLE_AGENT", "parts": [{"text": "hi"}]}})],
+        3, "ended with the Message at line 2"),
+    "frame of another task in the stream": (_OPEN + [_update(1, "TASK_STATE_WORKING", "t-2")], 4,
+                                            "in the stream of task t-1"),
+    "frame of another context in the stream": (
+        _OPEN + [_frame(1, {"artifactUpdate": {"taskId": "t-1", "contextId": "c-2",
+                                               "artifact": {"artifactId": "a", "parts": [{"text": "x"}]}}})],
+        4, "context c-2 in the stream of task t-1 / context c-1"),
+    "stream of another task than subscribed": (
+        _OPEN + [_rq(2, "SubscribeToTask", {"id": "t-1"}), _frame(2, {"task": _task("TASK_STATE_WORKING", "t-2")})],
+        5, "SubscribeToTask for task t-1 (line 4) is answered with task t-2"),
+    "answer to an answered request": (
+        _OPEN + [_rq(2, "GetTask", {"id": "t-1"}), _reply(2, "Task", _task("TASK_STATE_WORKING")),
+                 _reply(2, "Task", _task("TASK_STATE_WORKING"))],
+        6, "comes too late: the request at line 4 was answered at line 5"),
+    "request id reused while unanswered": ([_rq(2, "GetTask", {"id": "t-1"}), _rq(2, "GetTask", {"id": "t-1"}),
+                                            _error(2, -32001)], 2, "is reused while the request at line 1"),
+    "request never answered": (_OPEN + [_rq(2, "GetTask", {"id": "t-1"})], 4, "is never answered"),
+    "plain answer after stream frames": (_OPEN + [_error(1, -32004)], 4, "a plain JSON-RPC answer to the"),
+    "answer from the request's sender": (
+        _OPEN + [{"seq": 0, "from": "agent", "transport": "jsonrpc", "payloadType": "proposal:AwaitTaskResumptionRequest",
+                  "pauseProposal": "core", "message": {"jsonrpc": "2.0", "id": 7, "method": "AwaitTaskResumption",
+                                                       "params": {"taskId": "t-1"}}},
+                 {"seq": 0, "from": "agent", "transport": "jsonrpc", "payloadType": "proposal:AwaitTaskResumptionResponse",
+                  "pauseProposal": "core", "message": {"jsonrpc": "2.0", "id": 7, "result": {"taskId": "t-1"}}}],
+        5, "comes from its sender"),
+    "message to a terminal task answered by a stream": (
+        _DONE + [_send(2, taskId="t-1"), _frame(2, {"task": _task("TASK_STATE_COMPLETED")})],
+        6, "must be answered by error -32004, was answered by a result"),
+    "message to a terminal task refused as bad params": (
+        _DONE + [_send(2, False, taskId="t-1"), _error(2, -32602)],
+        6, "must be answered by error -32004 (UNSUPPORTED_OPERATION), got error -32602"),
+    "subscribe to a terminal task answered by a stream": (
+        _DONE + [_rq(2, "SubscribeToTask", {"id": "t-1"}), _frame(2, {"task": _task("TASK_STATE_COMPLETED")})],
+        6, "SubscribeToTask of task t-1, TASK_STATE_COMPLETED since line 4: must be answered by error -32004"),
+    "cancel of a terminal task answered by a Task": (
+        _DONE + [_rq(2, "CancelTask", {"id": "t-1"}), _reply(2, "Task", _task("TASK_STATE_COMPLETED"))],
+        6, "must be answered by error -32002, was answered by a result"),
+    "cancel of a terminal task answered -32004": (
+        _DONE + [_rq(2, "CancelTask", {"id": "t-1"}), _error(2, -32004)],
+        6, "must be answered by error -32002 (TASK_NOT_CANCELABLE), got error -32004"),
+    "terminal task back to WORKING": (
+        _DONE + [_rq(2, "GetTask", {"id": "t-1"}), _reply(2, "Task", _task("TASK_STATE_WORKING"))],
+        6, "goes back from TASK_STATE_COMPLETED (terminal, line 4) to TASK_STATE_WORKING"),
+    "task changing its contextId": (
+        _OPEN + [_rq(2, "GetTask", {"id": "t-1"}), _reply(2, "Task", _task("TASK_STATE_WORKING", context="c-2"))],
+        5, "task t-1 shows contextId c-2, it was c-1"),
+    "message answered about another task": (
+        _OPEN + [_send(2, False, taskId="t-1"), _reply(2, "SendMessageResponse", {"task": _task("TASK_STATE_WORKING", "t-2")})],
+        5, "SendMessage for task t-1 (line 4) is answered with task t-2"),
+    "message in a context not the task's, accepted": (
+        _OPEN + [_send(2, False, contextId="c-2", taskId="t-1"),
+                 _reply(2, "SendMessageResponse", {"task": _task("TASK_STATE_WORKING")})],
+        5, "the task's is c-1: must be answered by an error"),
+    "reference to a task never seen": ([_send(1, referenceTaskIds=["t-9"])], 1, "names task t-9, not seen earlier"),
+    "follow-up sent in another context": (_DONE + [_send(2, contextId="c-2", referenceTaskIds=["t-1"])], 5,
+                                          "a follow-up of task t-1 is sent in contextId c-2"),
+    "follow-up task in another context": (
+        _DONE + [_send(2, referenceTaskIds=["t-1"]), _frame(2, {"task": _task("TASK_STATE_SUBMITTED", "t-2", "c-2")})],
+        6, "the follow-up of task t-1 (line 5) is task t-2 in contextId c-2"),
+}
+
+
+def lifecycle_self_test():
+    """Each LIFECYCLE_BAD transcript fails at its line, for its reason, and nowhere else."""
+    ok = True
+    for name, (lines, bad_line, why) in LIFECYCLE_BAD.items():
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d, "bad.jsonl")
+            path.write_text("".join(json.dumps(line) + "\n" for line in lines))
+            failed = [(n, err) for n, _, _, err, _ in check_file(path, collections.Counter()) if err]
+        right = len(failed) == 1 and failed[0][0] == bad_line and why in failed[0][1]
+        ok &= right
+        print(f"self-test: lifecycle {'rejected' if failed else 'NOT rejected'} {name}"
+              f"{'' if right or not failed else ' FOR ANOTHER REASON'}: "
+              + ("; ".join(f"line {n}: {err[:150]}" for n, err in failed) or "-"))
+    return ok
+
 
 
 def self_test():
@@ -381,6 +817,7 @@ def self_test():
         return frame({"statusUpdate": {"taskId": tid, "contextId": ctx, "status": status, **extra}})
 
     good = upd({"state": "TASK_STATE_WORKING", "timestamp": ts})
+    opened = frame({"task": {"id": tid, "contextId": ctx, "status": {"state": "TASK_STATE_SUBMITTED"}}})
     bad = {
         "misspelled field contextID": frame({"statusUpdate": {"taskId": tid, "contextID": ctx,
                                                               "status": {"state": "TASK_STATE_WORKING"}}}),
@@ -457,7 +894,8 @@ def self_test():
     }
     ok = True
     with tempfile.TemporaryDirectory() as d:
-        Path(d, "good.jsonl").write_text(json.dumps(req) + "\n" + json.dumps(good) + "\n")
+        Path(d, "good.jsonl").write_text("".join(json.dumps(line) + "\n" for line in [req, opened, good]))
+        Path(d, "good-lifecycle.jsonl").write_text("".join(json.dumps(line) + "\n" for line in GOOD_LIFECYCLE))
         print("self-test: a good transcript")
         ok &= check_dir(d, ["SendMessageRequest", "StreamResponse"])
     for name, line in bad.items():
@@ -472,12 +910,12 @@ def self_test():
     # A v1.0 frame labelled proposal: is not skipped unchecked; a transcript
     # without an expected payloadType fails.
     for name, lines, expect in [
-        ("a v1.0 frame marked proposal:", [req, {**good, "payloadType": "proposal:StreamResponse",
-                                                 "pauseProposal": "core"}], []),
+        ("a v1.0 frame marked proposal:", [req, opened, {**good, "payloadType": "proposal:StreamResponse",
+                                                         "pauseProposal": "core"}], []),
         ("a proposal: line without pauseProposal",
-         [req, {**upd({"state": "TASK_STATE_PAUSED", "timestamp": ts}),
-                "payloadType": "proposal:StreamResponse"}], []),
-        ("no Task checked", [req, good], ["Task"]),
+         [req, opened, {**upd({"state": "TASK_STATE_PAUSED", "timestamp": ts}),
+                        "payloadType": "proposal:StreamResponse"}], []),
+        ("no Task checked", [req, opened, good], ["Task"]),
     ]:
         with tempfile.TemporaryDirectory() as d:
             Path(d, "bad.jsonl").write_text("".join(json.dumps(line) + "\n" for line in lines))
@@ -499,6 +937,7 @@ def self_test():
         except Bad as e:
             print(f"self-test: {'rejected' if rejected else 'WRONGLY rejected'} {name}: {str(e)[:150]}")
             ok &= rejected
+    ok &= lifecycle_self_test()
     print("self-test passed" if ok else "self-test FAILED")
     return ok
 
