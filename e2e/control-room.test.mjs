@@ -788,7 +788,7 @@ test('the notice of a set-up experiment leaves Play to be seen, on a desktop and
     await setUp.scrollIntoViewIfNeeded();
     await setUp.click();
     await frames(page);
-    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 4 \(/);
+    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 4 set up \(/);
     // The whole box, its × included.
     const notice = page.locator('.messages .notice');
     const [n, p] = [await notice.boundingBox(), await page.locator('#play').boundingBox()];
@@ -1035,7 +1035,7 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   const page = await openPage(browser());
   await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
   assert.match(await text(page, 'notice'),
-    /^Experiment 3 \(Worker accepts cancellation off\): a fresh experiment started .* Press Play, then Request cancellation: the worker refuses it \(TaskNotCancelableError, -32002\)\.$/);
+    /^Experiment 3 set up \(Worker accepts cancellation off\)\. Press Play, then Request cancellation: the worker refuses it \(TaskNotCancelableError, -32002\)\.$/);
   assert.equal(await page.getByLabel('Worker accepts cancellation').isChecked(), false);
   await frames(page);
   await page.keyboard.press('Space'); // Play has the focus

@@ -1887,10 +1887,9 @@ async fn experiment_4_sets_up_a_self_park_that_the_event_wakes() {
     // The settings are far below: the notice names what it changed.
     assert_eq!(
         p.text("[data-testid=notice]"),
-        "Experiment 4 (Proposed pause/resume on, Agent self-parks before unit 3, Self-park \
-         timeout (minutes) 5, Resume event name “pr.merged”, On timeout resume_with_summary): \
-         a fresh experiment started (new task and context ids). Press Play: the agent pauses \
-         itself before unit 3 (proposal)."
+        "Experiment 4 set up (Proposed pause/resume on, Agent self-parks before unit 3, \
+         Self-park timeout (minutes) 5, Resume event name “pr.merged”, On timeout \
+         resume_with_summary). Press Play: the agent pauses itself before unit 3 (proposal)."
     );
     assert!(exists(&p, "#act-pause"), "the proposal is on");
     for _ in 0..20 {
@@ -1981,9 +1980,9 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
     p.click("[data-testid=add-input-gate]").await;
     assert_eq!(p.text("[data-testid=value-require-input-before-unit]"), "2");
     assert_eq!(p.text("[data-testid=value-work-units]"), "6");
-    assert!(p.text("[data-testid=notice]").starts_with(
-        "Input gate set (Work units 6, Require input before unit 2): a fresh experiment started"
-    ));
+    assert!(p
+        .text("[data-testid=notice]")
+        .starts_with("Input gate set up (Work units 6, Require input before unit 2). Press Play"));
     assert!(!exists(&p, "[data-testid=add-input-gate]"));
     next_frame().await;
     let focused = document().active_element().map(|e| e.id());

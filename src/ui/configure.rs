@@ -160,7 +160,7 @@ pub fn ConfigurePanel() -> impl IntoView {
             // Playback is far above on every screen: the way back to it,
             // once the task is set up.
             <p class="hint">
-                "Set up? "
+                "Done configuring? "
                 <button class="link" data-testid="configure-to-play" on:click=move |_| {
                     store.notice.set(None);
                     super::playback::go_to("play");

@@ -8,25 +8,20 @@ use leptos::prelude::*;
 /// Starts a fresh experiment with `config` (one of the page's experiments,
 /// `what`), then on to Play: in view and focused, so that Space plays. The
 /// notice names what the experiment changed (the settings are far below,
-/// out of view) and what Play will show (`next`).
+/// out of view) and what Play will show (`next`), in few enough words that
+/// it lies over the panels' top edge, not their headings.
 fn set_up(store: Store, config: Result<Config, String>, what: &str, next: &str) {
     let config = match config {
         Ok(config) => config,
         Err(why) => return store.raise(format!("{what}: {why}.")),
     };
     let changes = config.changes_from(&Config::default());
-    let what = if changes.is_empty() {
-        format!("{what} (the default settings)")
+    let changes = if changes.is_empty() {
+        "the default settings".to_string()
     } else {
-        format!("{what} ({})", changes.join(", "))
+        changes.join(", ")
     };
-    store.configure(config, &what);
-    store.notice.update(|notice| {
-        if let Some(notice) = notice {
-            notice.push(' ');
-            notice.push_str(next);
-        }
-    });
+    store.set_up(config, format!("{what} set up ({changes}). {next}"));
     // Once the page shows the new run: Play may be off until then (a
     // task that waited or ended), and a button that is off takes no focus.
     request_animation_frame(|| super::playback::go_to("play"));
@@ -48,7 +43,7 @@ pub fn set_up_input_gate(store: Store) {
         config
             .with(Setting::InputGate, i64::from(unit))
             .map_err(|e| e.to_string()),
-        "Input gate set",
+        "Input gate",
         &format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {unit}."),
     );
 }

@@ -670,6 +670,12 @@ impl Store {
         self.fresh_from(config, what, FieldCommit::AtOnce);
     }
 
+    /// Starts a fresh experiment set up whole (one of the page's
+    /// experiments): `notice` says what it set up and what to do next.
+    pub fn set_up(&self, config: Config, notice: String) {
+        self.start(config, notice, FieldCommit::AtOnce);
+    }
+
     /// Starts a fresh experiment for a settings change made in a control
     /// that commits as `commit` says.
     fn fresh_from(&self, config: Config, changed: &str, commit: FieldCommit) {
