@@ -370,6 +370,25 @@ fn clarification_text_must_be_present_and_bounded() {
         e.legality(&Action::SupplyClarification("   ".into())),
         Err(Refusal::EmptyClarification)
     );
+    // Nothing a reader could see: zero-width spaces and joiners, a word
+    // joiner, a byte-order mark, a soft hyphen, among spaces and new lines.
+    for invisible in [
+        "\u{200B}",
+        " \u{200C}\u{200D} ",
+        "\u{2060}\n\u{FEFF}",
+        "\u{00AD}\t",
+    ] {
+        assert_eq!(
+            e.legality(&Action::SupplyClarification(invisible.into())),
+            Err(Refusal::EmptyClarification),
+            "{invisible:?}"
+        );
+    }
+    // One visible character among them is a text.
+    assert_eq!(
+        e.legality(&Action::SupplyClarification("\u{200B}a\u{200B}".into())),
+        Ok(())
+    );
     let long = "x".repeat(MAX_CLARIFICATION_CHARS + 1);
     assert_eq!(
         e.legality(&Action::SupplyClarification(long)),

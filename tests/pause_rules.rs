@@ -289,6 +289,11 @@ fn only_the_matching_event_wakes_a_conditioned_self_park() {
         e.apply(Action::FireEvent("   ".into())),
         Err(Refusal::EmptyEventName)
     );
+    assert_eq!(
+        e.apply(Action::FireEvent("\u{200B}".into())),
+        Err(Refusal::EmptyEventName),
+        "a zero-width space names nothing"
+    );
     // No task can wait for a name longer than a configured one may be.
     assert_eq!(
         e.apply(Action::FireEvent("e".repeat(MAX_EVENT_BYTES + 1))),

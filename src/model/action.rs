@@ -9,6 +9,22 @@ use std::fmt;
 /// reason's and a resume input's).
 pub const MAX_CLARIFICATION_CHARS: usize = 500;
 
+/// Whether `text` shows a reader nothing: empty, or only white space and
+/// invisible format characters (a zero-width space, joiner or non-joiner,
+/// the word joiner and invisible operators, a byte-order mark, a soft
+/// hyphen, the Mongolian vowel separator). A clarification or an event name
+/// made of them would be sent, traced and written into the artifact as
+/// nothing anyone can read.
+pub fn blank(text: &str) -> bool {
+    text.chars().all(|c| {
+        c.is_whitespace()
+            || matches!(
+                c,
+                '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+            )
+    })
+}
+
 /// Whether `text` is longer than [`MAX_CLARIFICATION_CHARS`]: `Some` of its
 /// length in characters if so.
 pub fn too_long(text: &str) -> Option<usize> {
@@ -352,7 +368,9 @@ impl fmt::Display for Refusal {
                 f,
                 "Authorization is only accepted in TASK_STATE_AUTH_REQUIRED; the task is {s}."
             ),
-            Refusal::EmptyClarification => f.write_str("The clarification text is empty."),
+            Refusal::EmptyClarification => f.write_str(
+                "The clarification text is empty (or only spaces and invisible characters).",
+            ),
             Refusal::ClarificationTooLong => write!(
                 f,
                 "The clarification text is longer than {MAX_CLARIFICATION_CHARS} characters."
@@ -402,7 +420,9 @@ impl fmt::Display for Refusal {
                 f,
                 "The resume input is longer than {MAX_CLARIFICATION_CHARS} characters."
             ),
-            Refusal::EmptyEventName => f.write_str("The event has no name."),
+            Refusal::EmptyEventName => f.write_str(
+                "The event has no name (or only spaces and invisible characters).",
+            ),
             Refusal::EventNameTooLong => write!(
                 f,
                 "The event name is longer than {} bytes, so no task waits for it.",

@@ -1,6 +1,6 @@
 //! The experiment: one context of tasks, its recorded timeline and its trace.
 
-use super::action::{too_long, Action, Refusal};
+use super::action::{blank, too_long, Action, Refusal};
 use super::config::{Config, ConfigError};
 use super::ids::IdSource;
 use super::pause::{EventName, Initiator, OnTimeout, PauseMode, PendingPause};
@@ -432,7 +432,7 @@ impl Experiment {
             Action::SupplyClarification(text) => {
                 if state != TaskState::InputRequired && !state.is_terminal() {
                     Err(Refusal::NotInputRequired(state))
-                } else if text.trim().is_empty() {
+                } else if blank(text) {
                     Err(Refusal::EmptyClarification)
                 } else if too_long(text).is_some() {
                     Err(Refusal::ClarificationTooLong)
@@ -476,7 +476,7 @@ impl Experiment {
                     None => Err(Refusal::NotPaused(state)),
                 }
             }
-            Action::FireEvent(name) if name.trim().is_empty() => Err(Refusal::EmptyEventName),
+            Action::FireEvent(name) if blank(name) => Err(Refusal::EmptyEventName),
             Action::FireEvent(name) if EventName::new(name).is_err() => {
                 Err(Refusal::EventNameTooLong)
             }
