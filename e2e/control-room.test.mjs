@@ -291,6 +291,16 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   assert.match(await text(page, 'wire-messages'), /-32002/);
   // Answered as of that earlier state, so not part of the exported transcript.
   assert.match(await page.locator('.wire .warning').innerText(), /Tried on an earlier state.*transcript leaves these messages out/s);
+  // A screen reader reads the note before the messages it explains; the eye
+  // finds it under them, where it moves no message as it comes and goes.
+  assert.deepEqual(await page.evaluate(() => {
+    const note = document.querySelector('.wire-view > .warning');
+    const list = document.querySelector('.wire-view > .messages-list');
+    return {
+      readFirst: Boolean(note.compareDocumentPosition(list) & Node.DOCUMENT_POSITION_FOLLOWING),
+      drawnUnder: note.getBoundingClientRect().top >= list.getBoundingClientRect().bottom,
+    };
+  }), { readFirst: true, drawnUnder: true });
   // The alert floats over the page: the button did not move under the
   // pointer, and the alert keeps clear of it.
   const alert = page.getByTestId('alert');

@@ -564,8 +564,12 @@ pub fn WirePanel() -> impl IntoView {
                 class:whole=move || whole.get()
                 class:self-park=move || store.config.with(crate::model::Config::self_parks)
             >
-            // Shown whole, the page grows anyway: the note comes first.
-            {move || whole.get().then(note_view)}
+            // The note first, as a screen reader reads the panel: before the
+            // messages it explains. Not whole, it is drawn under the list
+            // (style: `order`), so that the list starts where it did when a
+            // note comes or goes while a task plays; shown whole, the page
+            // grows anyway, and it is drawn first too.
+            {note_view}
             <ol class="messages-list" class:whole=move || whole.get() data-testid="wire-messages">
                 {move || messages.with(|ms| {
                     if ms.is_empty() {
@@ -579,9 +583,6 @@ pub fn WirePanel() -> impl IntoView {
                     }
                 })}
             </ol>
-            // Under the list, so that the list starts where it did when a
-            // note comes or goes while a task plays.
-            {move || (!whole.get()).then(note_view)}
             // How the frames above travel, said once for the exchange, under
             // the list.
             {move || messages.with(|ms| ms.iter().find_map(wire::sse_event)).map(|first| view! {
