@@ -444,15 +444,15 @@ def lifecycle_request(lc, line, n, key):
                 raise Bad(f"a follow-up of task {ref} is sent in contextId {msg['contextId']}, "
                           f"the referenced task's is {known['ctx']}")
             req["follows"] = (ref, known["ctx"])
-        known = lc["tasks"].get(as_str(target))
-        if known and as_str(msg.get("contextId")) and msg["contextId"] != known["ctx"] and not proposal:
-            # spec §3.4.2: a contextId that does not match the task's MUST be rejected
-            req["expect"] = (None, f"{method} for task {target} in contextId {msg['contextId']}, "
-                                   f"the task's is {known['ctx']}")
     elif method in ("CancelTask", "SubscribeToTask", "GetTask"):
         target = params.get("id")
     req["task"] = as_str(target)
     known = lc["tasks"].get(req["task"])
+    ctx = as_str(msg.get("contextId")) if method in ("SendMessage", "SendStreamingMessage") else None
+    if known and ctx and ctx != known["ctx"] and not proposal:
+        # spec §3.4.2: a contextId that does not match the task's MUST be rejected
+        req["expect"] = (None, f"{method} for task {target} in contextId {ctx}, "
+                               f"the task's is {known['ctx']}")
     if not proposal and known and known["state"] in TERMINAL and method in TERMINAL_ANSWER:
         req["expect"] = (TERMINAL_ANSWER[method], f"{method} of task {req['task']}, "
                                                   f"{known['state']} since line {known['line']}")

@@ -1226,8 +1226,8 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
     let mut streams: Vec<&Value> = Vec::new();
     let mut members = Vec::new();
     for m in &t {
-        let http = wire::http_request(m, false);
-        let response = wire::http_response(m, false);
+        let http = wire::http_request(m, false).map(|h| h.line);
+        let response = wire::http_response(m, false).map(|h| h.line);
         let event = wire::sse_event(m);
         if m.transport == Transport::Sse {
             let member = m.message["result"]
@@ -1286,9 +1286,10 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
     let g = wire::get_task(&e, START, CORE);
     assert!(wire::http_request(&g[0], false)
         .unwrap()
+        .line
         .ends_with("Accept: application/json"));
     assert_eq!(
-        wire::http_response(&g[1], false).as_deref(),
+        wire::http_response(&g[1], false).map(|h| h.line).as_deref(),
         Some("HTTP 200 OK · Content-Type: application/json")
     );
 }
@@ -1601,20 +1602,23 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 let active = wire::activates_pause_extension(true, enc);
                 assert!(active);
                 if let Some(http) = wire::http_request(m, active) {
-                    assert!(http.ends_with(&header), "{http}");
+                    assert!(http.pause_extension);
+                    assert!(http.line.ends_with(&header), "{http:?}");
                     asked.push(&m.message["id"]);
                 } else if carries_extension(&m.message) {
                     assert!(asked.contains(&&m.message["id"]), "{text}");
                 }
                 // The agent echoes it in every response it starts.
                 if let Some(http) = wire::http_response(m, active) {
-                    assert!(http.ends_with(&header), "{http}");
+                    assert!(http.pause_extension);
+                    assert!(http.line.ends_with(&header), "{http:?}");
                 }
                 if let Some(http) = wire::http_request(m, false) {
+                    assert_eq!(http.line.ends_with(&header), http.pause_extension);
                     assert_eq!(
-                        http.ends_with(&header),
+                        http.pause_extension,
                         carries_extension(&m.message),
-                        "{http}"
+                        "{http:?}"
                     );
                 }
                 assert!(!matches!(error_code(m), Some(-32010 | -32011)));

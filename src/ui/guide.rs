@@ -9,7 +9,8 @@ use leptos::prelude::*;
 /// `what`), then on to Play: in view and focused, so that Space plays. The
 /// notice names what the experiment changed (the settings are far below,
 /// out of view) and what Play will show (`next`), in few enough words that
-/// it lies over the panels' top edge, not their headings.
+/// on a wide screen it lies over the panels' top edge, not their headings
+/// (up to 1100 px wide a notice comes up from the foot of the screen).
 fn set_up(store: Store, config: Result<Config, String>, what: &str, next: &str) {
     let config = match config {
         Ok(config) => config,

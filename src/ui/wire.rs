@@ -856,11 +856,10 @@ fn render_message(
             {wire::http_request(m, extension_active)
                 .or_else(|| wire::http_response(m, extension_active))
                 .map(|http| {
-                    // The header alone makes the message the proposal's: say so.
                     let ext = http
-                        .contains(wire::PAUSE_EXTENSION)
+                        .pause_extension
                         .then_some(" (pause extension, a proposal: not A2A v1.0)");
-                    view! { <p class="http">{http}{ext}</p> }
+                    view! { <p class="http">{http.line}{ext}</p> }
                 })}
             <pre class="json" tabindex="0" role="group" aria-label=label>{json_lines(json)}</pre>
         </li>

@@ -417,7 +417,7 @@ pub const AGENT_URL: &str = "https://agent.example/a2a";
 /// so that the agent may put a pause in the metadata of any stream or reply,
 /// a pause it takes itself included; and on a request that uses it.
 /// `None` for what the agent sends.
-pub fn http_request(m: &WireMessage, extension_active: bool) -> Option<String> {
+pub fn http_request(m: &WireMessage, extension_active: bool) -> Option<HttpHead> {
     if m.from != Party::Client {
         return None;
     }
@@ -436,12 +436,27 @@ pub fn http_request(m: &WireMessage, extension_active: bool) -> Option<String> {
     Some(with_extension(http, extension_active || uses))
 }
 
+/// The head of an HTTP request or response, as one line of its start and
+/// headers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HttpHead {
+    /// The start line and headers, separated by ` · `.
+    pub line: String,
+    /// Whether `A2A-Extensions` names the pause extension (a proposal): the
+    /// header alone makes the message the proposal's, not plain v1.0.
+    pub pause_extension: bool,
+}
+
 /// `http` with the pause extension in `A2A-Extensions`, when `active`.
-fn with_extension(http: String, active: bool) -> String {
-    if active {
+fn with_extension(http: String, active: bool) -> HttpHead {
+    let line = if active {
         http + " · A2A-Extensions: " + PAUSE_EXTENSION
     } else {
         http
+    };
+    HttpHead {
+        line,
+        pause_extension: active,
     }
 }
 
@@ -451,7 +466,7 @@ fn with_extension(http: String, active: bool) -> String {
 /// with `extension_active`, echoing the activated extension in
 /// `A2A-Extensions` as an agent SHOULD. `None` for a stream's later frames
 /// and for what the client sends.
-pub fn http_response(m: &WireMessage, extension_active: bool) -> Option<String> {
+pub fn http_response(m: &WireMessage, extension_active: bool) -> Option<HttpHead> {
     if m.from != Party::Agent || m.message.get("method").is_some() {
         return None;
     }
