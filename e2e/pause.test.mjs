@@ -194,6 +194,16 @@ test('a resume event name too long stays in its field to mend, marked as not in 
   await field.press('Tab');
   assert.equal(await field.inputValue(), 'deploy.'.repeat(10));
   assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  // So is a name of invisible characters only, which no Fire event could send.
+  await field.fill('\u200B\u2060');
+  await field.press('Tab');
+  assert.equal(await field.inputValue(), '\u200B\u2060');
+  assert.equal(await field.getAttribute('aria-invalid'), 'true');
+  assert.equal(
+    await text(page, 'resume-event-refused'),
+    'Not in use: the resume event name (proposal) is only spaces and invisible characters, which Fire event refuses as empty. The experiment keeps “pr.merged”.',
+  );
+  await page.keyboard.press('Escape');
   // A name that fits is put in use, and the mark goes.
   await field.fill('build.done');
   await field.press('Tab');

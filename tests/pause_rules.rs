@@ -304,6 +304,36 @@ fn only_the_matching_event_wakes_a_conditioned_self_park() {
 }
 
 #[test]
+fn a_resume_event_name_is_one_that_fire_event_could_send() {
+    // Spaces alone are no name: no event condition.
+    assert_eq!(EventName::new("  "), Ok(EventName::NONE));
+    assert_eq!(EventName::new(" pr.merged ").unwrap().as_str(), "pr.merged");
+    // Invisible characters alone would wait for an event Fire event refuses.
+    for name in ["\u{200B}", " \u{2060}\u{FEFF} ", "\u{00AD}"] {
+        assert_eq!(
+            EventName::new(name),
+            Err(BadEventName::Invisible),
+            "{name:?}"
+        );
+        assert_eq!(
+            exp(proposal()).legality(&Action::FireEvent(name.into())),
+            Err(Refusal::EmptyEventName)
+        );
+    }
+    assert_eq!(
+        EventName::new(&"e".repeat(MAX_EVENT_BYTES + 1)),
+        Err(BadEventName::TooLong)
+    );
+    // A link or a saved run with such a name does not open.
+    let mut config = serde_json::to_value(proposal()).unwrap();
+    config["resume_event"] = "\u{200B}".into();
+    let why = serde_json::from_value::<Config>(config)
+        .unwrap_err()
+        .to_string();
+    assert!(why.contains("invisible characters"), "{why}");
+}
+
+#[test]
 fn a_timeout_resumes_with_summary_or_fails() {
     // (d) timeout 5 min, resume_with_summary → WORKING (cause timeout) → COMPLETED
     let timed = |on_timeout| Config {

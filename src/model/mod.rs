@@ -31,7 +31,7 @@ pub use lifecycle::{
     MAX_GAP_UNITS, TRANSITIONS,
 };
 pub use pause::{
-    waiting_words, EventName, EventNameTooLong, Initiator, OnTimeout, Pause, PauseFate, PauseMode,
+    waiting_words, BadEventName, EventName, Initiator, OnTimeout, Pause, PauseFate, PauseMode,
     PendingPause, ResumeCause, MAX_EVENT_BYTES, WAIT_STEP_S,
 };
 pub use run::{

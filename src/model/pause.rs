@@ -126,16 +126,28 @@ pub struct EventName {
     bytes: [u8; MAX_EVENT_BYTES],
 }
 
-/// An event name longer than [`MAX_EVENT_BYTES`] bytes.
+/// A resume event name nothing could fire.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct EventNameTooLong;
+pub enum BadEventName {
+    /// Longer than [`MAX_EVENT_BYTES`] bytes.
+    TooLong,
+    /// Made only of spaces and invisible characters (see
+    /// [`blank`](super::action::blank)), which Fire event refuses as empty.
+    Invisible,
+}
 
-impl std::fmt::Display for EventNameTooLong {
+impl std::fmt::Display for BadEventName {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "The resume event name (proposal) is longer than {MAX_EVENT_BYTES} bytes."
-        )
+        match self {
+            BadEventName::TooLong => write!(
+                f,
+                "The resume event name (proposal) is longer than {MAX_EVENT_BYTES} bytes."
+            ),
+            BadEventName::Invisible => write!(
+                f,
+                "The resume event name (proposal) is only spaces and invisible characters, which Fire event refuses as empty."
+            ),
+        }
     }
 }
 
@@ -146,11 +158,16 @@ impl EventName {
         bytes: [0; MAX_EVENT_BYTES],
     };
 
-    /// The name, trimmed; refused when longer than [`MAX_EVENT_BYTES`] bytes.
-    pub fn new(name: &str) -> Result<EventName, EventNameTooLong> {
+    /// The name, trimmed (spaces alone are no name: no event condition);
+    /// refused when longer than [`MAX_EVENT_BYTES`] bytes, or when made of
+    /// invisible characters, which Fire event would refuse.
+    pub fn new(name: &str) -> Result<EventName, BadEventName> {
         let name = name.trim();
         if name.len() > MAX_EVENT_BYTES {
-            return Err(EventNameTooLong);
+            return Err(BadEventName::TooLong);
+        }
+        if !name.is_empty() && super::action::blank(name) {
+            return Err(BadEventName::Invisible);
         }
         let mut bytes = [0; MAX_EVENT_BYTES];
         bytes[..name.len()].copy_from_slice(name.as_bytes());

@@ -6,8 +6,8 @@
 
 use super::wire::WireView;
 use crate::model::{
-    after_colon, Action, Applied, Config, EventName, Experiment, IdSource, NoChange, OnTimeout,
-    PauseMode, RunError, SavedRun, SeekError, Setting, Switch, TaskState,
+    after_colon, Action, Applied, BadEventName, Config, EventName, Experiment, IdSource, NoChange,
+    OnTimeout, PauseMode, RunError, SavedRun, SeekError, Setting, Switch, TaskState,
 };
 use crate::wire::PauseEncoding;
 use leptos::prelude::*;
@@ -637,9 +637,11 @@ impl Store {
                     "" => "no resume event (only ResumeTask wakes a self-park)".to_string(),
                     name => format!("“{name}”"),
                 };
-                self.raise(format!(
-                    "{e} Accented letters take two bytes or more. The experiment keeps {kept}."
-                ));
+                let hint = match e {
+                    BadEventName::TooLong => " Accented letters take two bytes or more.",
+                    BadEventName::Invisible => "",
+                };
+                self.raise(format!("{e}{hint} The experiment keeps {kept}."));
                 Some(format!(
                     "Not in use: {} The experiment keeps {kept}.",
                     after_colon(e)
