@@ -680,6 +680,44 @@ test('a link opened over an unreadable checkpoint and Undo copy keeps both texts
   await page.context().close();
 });
 
+test('on a small phone an alert of several problems scrolls within the screen, its Dismiss in reach of a tap', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 320, height: 568 }, hasTouch: true, isMobile: true });
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Copy link' }).click();
+  const link = await page.getByLabel('Link to this run').inputValue();
+  const run = JSON.parse(decodeURIComponent(new URL(link).hash.slice('#run='.length)));
+  // An unknown action of a long name, opened over an unreadable checkpoint
+  // and Undo copy: three problems in one alert.
+  run.script.push({ Act: { action: 'Explode' + 'x'.repeat(300), ok: true } });
+  await settle(page);
+  await page.evaluate(() => {
+    localStorage.setItem('a2a-control-room/run', 'not a run');
+    localStorage.setItem('a2a-control-room/run.previous', 'not a run either');
+  });
+  await page.goto('about:blank');
+  await page.goto(`${BASE_URL}#run=${encodeURIComponent(JSON.stringify(run))}`);
+  await page.getByTestId('task-state').waitFor();
+  const alert = page.getByTestId('alert');
+  const said = await alert.locator('[role=alert]').innerText();
+  assert.match(said, /Explode/);
+  assert.match(said, /run kept for Undo could not be read/);
+  const box = await alert.locator('p').evaluate((p) => {
+    const r = p.getBoundingClientRect();
+    return { top: r.top, bottom: r.bottom, scrolls: p.scrollHeight > p.clientHeight };
+  });
+  assert.ok(box.top >= 0 && box.bottom <= 568, `the alert lies within the screen: ${JSON.stringify(box)}`);
+  assert.ok(box.scrolls, 'the alert is longer than its box: it scrolls');
+  // Scrolled to its end, Dismiss is still in view, and a tap dismisses it.
+  await alert.locator('p').evaluate((p) => { p.scrollTop = p.scrollHeight; });
+  const dismiss = alert.getByRole('button', { name: 'Dismiss' });
+  const at = await dismiss.boundingBox();
+  assert.ok(at.y >= box.top && at.y + at.height <= box.bottom, `Dismiss in view: ${JSON.stringify(at)}`);
+  await dismiss.tap();
+  await alert.waitFor({ state: 'hidden' });
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('every kind of bad link or file is named, and the run in front of the user is untouched', async () => {
   const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });
