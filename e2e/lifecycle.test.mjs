@@ -219,6 +219,35 @@ test('a whole experiment with the keyboard alone', async () => {
   await page.context().close();
 });
 
+test('Pause playback and Play again keep the pace: the next Step comes at Play\'s next tick, not at each press', async () => {
+  const page = await openPage(browser());
+  const active = () => text(page, 'active-time');
+  const play = page.locator('#play');
+  assert.match(await text(page, 'speed-hint'), /every 5\.0 s$/);
+  await play.click();
+  // Play's first Step comes at once.
+  await page.getByTestId('active-time').filter({ hasText: /^1 s/ }).waitFor();
+  const after = await active();
+  // Paused and played again, quickly, again and again: no Step comes with a press.
+  for (let i = 0; i < 6; i++) {
+    await play.click();
+    assert.match(await play.innerText(), /^(Play|Pause playback)$/);
+  }
+  assert.equal(await play.innerText(), 'Pause playback');
+  assert.equal(await active(), after, 'six presses took no Step');
+  // The next comes at a tick of Play's clock.
+  await page.getByTestId('active-time').filter({ hasText: /^2 s/ }).waitFor({ timeout: 8_000 });
+  // Something done between (a Step) makes the next Play take its Step at once.
+  await play.click();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByTestId('active-time').filter({ hasText: /^3 s/ }).waitFor();
+  await play.click();
+  await page.getByTestId('active-time').filter({ hasText: /^4 s/ }).waitFor({ timeout: 1_000 });
+  await play.click();
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('while Play runs, a line along its foot fills until the next Step, anew at each; not with reduced motion', async () => {
   const page = await openPage(browser());
   const line = () => page.evaluate(() => {

@@ -39,6 +39,9 @@ pub fn play_interval_ms(config: &Config, speed: f64) -> u32 {
 /// The clarification text a fresh page proposes.
 pub const DEFAULT_CLARIFICATION: &str = "Use the EU region and keep costs under 100 EUR.";
 
+/// Where a run stands (see `Store::run_mark`).
+pub type RunMark = (usize, usize, u32);
+
 /// Shared, `Copy` handle to the page's state.
 #[derive(Clone, Copy)]
 pub struct Store {
@@ -102,6 +105,11 @@ pub struct Store {
     /// because the user paused it: the page then moves focus from Play to
     /// the link to Resume task (read once).
     pub stopped_at_pause: StoredValue<bool>,
+    /// When Play last took a Step (ms on the page's clock) and where the
+    /// run stood after it: Play pressed again from there within one of its
+    /// periods (a pause of playback and back) waits for its next tick
+    /// rather than taking a Step at once, so that playback keeps its pace.
+    pub last_play_step: StoredValue<Option<(f64, RunMark)>>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -238,6 +246,7 @@ impl Store {
             discarded: RwSignal::new(None),
             same_click: StoredValue::new(false),
             stopped_at_pause: StoredValue::new(false),
+            last_play_step: StoredValue::new(None),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -454,6 +463,14 @@ impl Store {
             return;
         }
         self.act_and_stop(Action::Step, None, true);
+        self.last_play_step
+            .set_value(Some((js_sys::Date::now(), self.run_mark())));
+    }
+
+    /// Where the run stands: its trace's length and the viewed state.
+    fn run_mark(&self) -> RunMark {
+        self.exp
+            .with_untracked(|e| (e.trace().len(), e.viewed_task_index(), e.viewed_record().id))
     }
 
     /// Proposal: a pause that takes effect while playing (on Play's Step,
@@ -562,7 +579,15 @@ impl Store {
             self.playing.set(true);
             self.status
                 .set(format!("{} Playing.", self.describe_state()));
-            self.play_step();
+            // Back from a pause of playback, nothing done since: the next
+            // Step comes at Play's next tick, not at once.
+            let resumed = self.last_play_step.get_value().is_some_and(|(at, mark)| {
+                mark == self.run_mark()
+                    && js_sys::Date::now() - at < f64::from(untrack(|| self.play_period_ms()))
+            });
+            if !resumed {
+                self.play_step();
+            }
         }
     }
 
