@@ -337,7 +337,7 @@ fn each_kind_of_bad_input_has_its_own_message() {
         ),
         (
             good.replace("\"drawn\":0", "\"drawn\":1e26"),
-            "(ids.drawn: invalid type: floating point `1e+26`, expected a whole number from 0 to",
+            "(ids.drawn: invalid type: number `1e+26`, expected a whole number from 0 to",
         ),
         (
             good.replace("\"Seek\":3", "\"Seek\":99"),
@@ -356,6 +356,19 @@ fn each_kind_of_bad_input_has_its_own_message() {
             "cannot step: the task is waiting for clarification",
         ),
         (good.replace("}", ",\"extra\":1}"), "not a valid run"),
+        // JSON's words for JSON's shapes, not the decoder's.
+        (
+            good.replace("\"Seek\":3", "\"Seek\":3,\"View\":0"),
+            "(script item 10: an object of no member or several, expected one member, named for what was done (such as {\"Steps\":1}))",
+        ),
+        (
+            good.replacen("\"config\":{", "\"config\":[1,2,3],\"c\":{", 1),
+            "(config: a list, expected an object of named members)",
+        ),
+        (
+            good.replacen("\"config\":{", "\"config\":7,\"c\":{", 1),
+            "(config: invalid type: integer `7`, expected an object of settings)",
+        ),
         (
             "{\"seq\":1,\"from\":\"client\",\"transport\":\"jsonrpc\",\"payloadType\":\"SendMessageRequest\",\"message\":{}}\n{\"seq\":1}".into(),
             "it is a wire transcript (Export transcript), not a run",
@@ -434,7 +447,7 @@ fn a_refusal_says_a_long_value_by_its_start_and_length_and_a_huge_number_as_such
         ),
         (
             good.replace("\"seconds_per_unit\":3", "\"seconds_per_unit\":2.5"),
-            "(config.seconds_per_unit: invalid type: floating point `2.5`, expected a whole number from 1 to 10)".to_string(),
+            "(config.seconds_per_unit: invalid type: number `2.5`, expected a whole number from 1 to 10)".to_string(),
         ),
     ];
     for (input, expected) in cases {

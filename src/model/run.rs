@@ -118,6 +118,24 @@ fn at_fault(run: &serde_json::Value, error: &serde_json::Error) -> String {
     ] {
         said = said.replace(&format!("expected {rust}"), &format!("expected {words}"));
     }
+    // The decoder's words for JSON's shapes, in JSON's: an object given as
+    // a list, a number beyond an integer's range read as floating point, an
+    // operation not named by one member.
+    if said.starts_with("invalid length") && said.contains("expected struct") {
+        said = "a list, expected an object of named members".to_string();
+    }
+    for (decoder, json) in [
+        ("floating point `", "number `"),
+        (
+            "invalid value: map, expected map with a single key",
+            "an object of no member or several, expected one member, named for what was done (such as {\"Steps\":1})",
+        ),
+        ("expected struct Config", "expected an object of settings"),
+        ("expected struct IdSource", "expected an object of seed and drawn"),
+        ("expected struct SavedRun", "expected a run (an object)"),
+    ] {
+        said = said.replace(decoder, json);
+    }
     // A sentence of the model's own (an event name too long) is a clause here.
     let said = said.trim_end_matches('.');
     let said = super::action::after_colon(said);
