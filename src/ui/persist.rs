@@ -204,10 +204,13 @@ pub enum Hold {
 pub fn restore(store: Store) -> Option<Hold> {
     let mut alerts = Vec::new();
     let mut checkpoint_stays = false;
-    // The run kept for Undo, read (or moved apart) before anything replaces it.
+    // The run kept for Undo, read (or moved apart) before anything replaces
+    // it; said after what became of the link or the saved run, which the
+    // user sees on the page.
+    let mut undo_copy = None;
     let previous = stored_run(PREVIOUS_KEY).unwrap_or_else(|(why, aside)| {
         UNDO_COPY_STAYS.set(aside.stayed.is_some());
-        alerts.push(format!(
+        undo_copy = Some(format!(
             "The run kept for Undo could not be read: {why}; {}.",
             aside.said
         ));
@@ -313,6 +316,7 @@ pub fn restore(store: Store) -> Option<Hold> {
     if opened {
         store.kept_by_open(true);
     }
+    alerts.extend(undo_copy);
     if !alerts.is_empty() {
         store.raise(alerts.join(" "));
     }
