@@ -1179,6 +1179,30 @@ fn explain_reads_naturally() {
     let _ = e.apply(Action::SupplyClarification("One more thing.".into()));
     assert!(wire::explain(&last(&e)[1])
         .starts_with("agent → client (JSON-RPC): error -32004 UnsupportedOperationError"));
+    // A request names the task it is for by the field that ties it.
+    let task = e.viewed_task().id.clone();
+    assert_eq!(
+        wire::explain(&last(&e)[0]),
+        format!(
+            "client → agent (JSON-RPC): SendStreamingMessage (taskId {}…) — “One more thing.”",
+            &task[..8]
+        )
+    );
+    assert_eq!(
+        wire::explain(&wire::get_task(&e, START, CORE)[0]),
+        format!("client → agent (JSON-RPC): GetTask (id {}…)", &task[..8])
+    );
+    e.apply(Action::FollowUp).unwrap();
+    assert_eq!(
+        wire::explain(
+            wire::transcript(&e, START)
+                .iter()
+                .rev()
+                .find(|m| m.from == Party::Client)
+                .unwrap()
+        ),
+        format!("client → agent (JSON-RPC): SendStreamingMessage (referenceTaskIds {}…) — “Follow-up to the earlier task: run 4 work units of 3 s each.”", &task[..8])
+    );
 }
 
 #[test]

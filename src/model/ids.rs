@@ -131,3 +131,8 @@ const fn splitmix64(x: u64) -> u64 {
     z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
     z ^ (z >> 31)
 }
+
+/// The first eight characters of an id, as the page shows one in passing.
+pub fn short_id(id: &str) -> &str {
+    id.get(..8).unwrap_or(id)
+}

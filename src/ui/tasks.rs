@@ -150,7 +150,4 @@ struct Cell {
     names: (String, Option<String>),
 }
 
-/// The first eight characters of an id.
-pub fn short(id: &str) -> &str {
-    id.get(..8).unwrap_or(id)
-}
+pub use crate::model::short_id as short;

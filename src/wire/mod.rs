@@ -115,9 +115,10 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    a2a_error, extension_code, A2aError, Action, Artifact, Event, Experiment, Initiator, OnTimeout,
-    Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID, PAUSE_NOT_ALLOWED,
-    RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
+    a2a_error, extension_code, short_id, A2aError, Action, Artifact, Event, Experiment, Initiator,
+    OnTimeout, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID,
+    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND,
+    UNSUPPORTED_OPERATION,
 };
 use serde_json::Value;
 
@@ -651,7 +652,18 @@ pub fn explain(m: &WireMessage) -> String {
         } else {
             &p["reason"]
         };
-        method.to_string() + &quote(q)
+        // The id that ties the request to a task: a message continuing a
+        // task names it in taskId, a follow-up in referenceTaskIds.
+        let msg = &p["message"];
+        let tied = [
+            ("taskId", &msg["taskId"]),
+            ("referenceTaskIds", &msg["referenceTaskIds"][0]),
+            ("id", &p["id"]),
+        ]
+        .into_iter()
+        .find_map(|(field, id)| Some(format!(" ({field} {}…)", short_id(id.as_str()?))))
+        .unwrap_or_default();
+        method.to_string() + &tied + &quote(q)
     } else if let Some(err) = v.get("error") {
         let name = err["code"]
             .as_i64()
