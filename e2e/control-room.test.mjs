@@ -502,7 +502,7 @@ test('on a phone the state stays in sight of a control far down the page; on a d
 
   // On a 360 px phone too, a paused task's strip is said whole, not cut off.
   const small = await openPage(browser(), '', { viewport: { width: 360, height: 740 } });
-  await small.getByRole('button', { name: 'Set up experiment 4' }).click();
+  await small.getByRole('button', { name: 'Set up experiment 5' }).click();
   await small.getByRole('button', { name: 'Step', exact: true }).click();
   await small.locator('#act-pause').click();
   await small.getByRole('button', { name: 'Step', exact: true }).click();
@@ -793,12 +793,12 @@ test('a notice stays until it is dismissed or the next action has read it', asyn
 test('the notice of a set-up experiment leaves Play to be seen, on a desktop and on a phone', async () => {
   for (const viewport of [{ width: 1280, height: 800 }, { width: 390, height: 844 }]) {
     const page = await openPage(browser(), '', { viewport });
-    // The longest notice: experiment 4 names six settings.
-    const setUp = page.getByRole('button', { name: 'Set up experiment 4' });
+    // The longest notice: experiment 5 names six settings.
+    const setUp = page.getByRole('button', { name: 'Set up experiment 5' });
     await setUp.scrollIntoViewIfNeeded();
     await setUp.click();
     await frames(page);
-    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 4 set up \(/);
+    assert.match(await page.getByTestId('notice').innerText(), /^Experiment 5 set up \(/);
     // The whole box, its × included.
     const notice = page.locator('.messages .notice');
     const [n, p] = [await notice.boundingBox(), await page.locator('#play').boundingBox()];
@@ -1037,6 +1037,38 @@ test('streamed unit by unit, the result comes as appended chunks, and a canceled
   assert.match(await text(page, 'partial-artifact'), /^Partial: the chunks of the 2 \/ 4 units done, which the canceled task keeps/);
   // The CancelTask answer carries them.
   assert.match(await text(page, 'wire-messages'), /"artifacts": \[[\s\S]*"text": "Unit 2 of 4 done\."/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('experiment 4: authorization, failure and rejection each set up in one click and played to their state', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  const cases = [
+    ['authorization', /^Experiment 4: authorization set up \(Require authorization before unit 2\)\. Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2; then Authorize\.( Undo .*)?$/, 'TASK_STATE_AUTH_REQUIRED'],
+    ['failure', /^Experiment 4: failure set up \(Fail during unit 2\)\. Press Play: the task fails during unit 2, in TASK_STATE_FAILED\.( Undo .*)?$/, 'TASK_STATE_FAILED'],
+    ['rejection', /^Experiment 4: rejection set up \(Reject before execution on\)\. Press Play: the agent rejects the task before any work, in TASK_STATE_REJECTED\.( Undo .*)?$/, 'TASK_STATE_REJECTED'],
+  ];
+  for (const [what, notice, state] of cases) {
+    await page.locator('.guide').getByRole('button', { name: `experiment 4: ${what}` }).click();
+    assert.match(await text(page, 'notice'), notice);
+    await waitState(page, 'TASK_STATE_SUBMITTED');
+    await frames(page);
+    await page.keyboard.press('Space'); // Play has the focus
+    await waitState(page, state);
+    // The Wire panel shows the transition's frame.
+    await page.getByTestId('wire-messages').filter({ hasText: `"state": "${state}"` }).waitFor();
+  }
+  // Authorize carries the same task on to the end.
+  await page.locator('.guide').getByRole('button', { name: 'experiment 4: authorization' }).click();
+  await frames(page);
+  await page.keyboard.press('Space');
+  await waitState(page, 'TASK_STATE_AUTH_REQUIRED');
+  const task = await text(page, 'task-id');
+  await page.getByRole('button', { name: 'Authorize' }).click();
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await text(page, 'task-id'), task);
   assertNoErrors(page);
   await page.context().close();
 });

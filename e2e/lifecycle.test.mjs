@@ -409,7 +409,7 @@ test('nothing on the page shifts while a task plays', async () => {
 test('an agent\'s self-park taking effect while Play runs moves nothing on the page (proposal)', async () => {
   for (const [width, height] of [[1280, 800], [390, 844], [320, 568]]) {
     const page = await openPage(browser(), '', { viewport: { width, height } });
-    await page.locator('.guide').getByRole('button', { name: 'Set up experiment 4' }).click();
+    await page.locator('.guide').getByRole('button', { name: 'Set up experiment 5' }).click();
     await page.getByLabel('Speed').selectOption({ label: '10×' });
     const watchUntil = await watchShifts(page);
     await page.getByRole('button', { name: 'Play', exact: true }).click();
@@ -474,7 +474,7 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
 
 test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than the screen, no label is squeezed, axe-core finds nothing', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 320, height: 640 } });
-  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 4' }).click();
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 5' }).click();
   await page.getByLabel('Work units').fill('12');
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 30 && !(await page.getByTestId('task-state').innerText()).startsWith('TASK_STATE_PAUSED'); i++) await step.click();

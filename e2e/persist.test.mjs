@@ -979,7 +979,7 @@ test('Forget saved run is not undone by a save that was due; a message is in vie
   const fieldBox = await field.boundingBox();
   const clear = (a, b) => a.y + a.height <= b.y || b.y + b.height <= a.y;
   assert.ok(clear(fieldBox, box), `the alert covers the field: ${JSON.stringify({ fieldBox, box })}`);
-  const far = page.getByRole('button', { name: 'Set up experiment 4' });
+  const far = page.getByRole('button', { name: 'Set up experiment 5' });
   await far.focus();
   const [link, bar] = [await far.boundingBox(), await alert.boundingBox()];
   assert.ok(link.y >= 0 && link.y + link.height <= 844 && clear(link, bar), `the focused control is under the alert: ${JSON.stringify({ link, bar })}`);

@@ -1878,11 +1878,14 @@ async fn work_lost_to_interrupt_immediate_is_not_drawn_and_resume_buttons_say_wh
 }
 
 #[wasm_bindgen_test]
-async fn experiment_4_sets_up_a_self_park_that_the_event_wakes() {
+async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
     let p = mount().await;
     let buttons = p.root.query_selector_all(".guide button").unwrap();
-    let setup = buttons.item(3).unwrap().unchecked_into::<HtmlElement>();
-    assert_eq!(setup.text_content().unwrap(), "Set up experiment 4");
+    let setup = buttons
+        .item(buttons.length() - 1)
+        .unwrap()
+        .unchecked_into::<HtmlElement>();
+    assert_eq!(setup.text_content().unwrap(), "Set up experiment 5");
     setup.click();
     next_frame().await;
     let focused = document().active_element().map(|e| e.id());
@@ -1890,7 +1893,7 @@ async fn experiment_4_sets_up_a_self_park_that_the_event_wakes() {
     // The settings are far below: the notice names what it changed.
     assert_eq!(
         p.text("[data-testid=notice]"),
-        "Experiment 4 set up (Proposed pause/resume on, Agent self-parks before unit 3, \
+        "Experiment 5 set up (Proposed pause/resume on, Agent self-parks before unit 3, \
          Self-park timeout (minutes) 5, Resume event name “pr.merged”, On timeout \
          resume_with_summary). Press Play: the agent pauses itself before unit 3 (proposal)."
     );

@@ -1,4 +1,4 @@
-//! "Your experiment": the three experiments the page teaches, and a fourth on
+//! "Your experiment": the four experiments the page teaches, and a fifth on
 //! the proposed pause lifecycle, one click each to set up.
 
 use super::store::Store;
@@ -81,6 +81,34 @@ pub fn GuidePanel() -> impl IntoView {
             "Press Play, then Request cancellation: the worker refuses it (TaskNotCancelableError, -32002).",
         )
     };
+    // Experiment 4: the other ways a task stops, one set-up each.
+    let other = move |setting: Option<Setting>, what: &'static str, next: &'static str| {
+        move |_| {
+            let config = match setting {
+                Some(setting) => Config::default().with(setting, 2),
+                None => Ok(Config {
+                    reject_before_execution: true,
+                    ..Config::default()
+                }),
+            };
+            set_up(store, config.map_err(|e| e.to_string()), what, next)
+        }
+    };
+    let authorization = other(
+        Some(Setting::AuthGate),
+        "Experiment 4: authorization",
+        "Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2; then Authorize.",
+    );
+    let failure = other(
+        Some(Setting::FailDuring),
+        "Experiment 4: failure",
+        "Press Play: the task fails during unit 2, in TASK_STATE_FAILED.",
+    );
+    let rejection = other(
+        None,
+        "Experiment 4: rejection",
+        "Press Play: the agent rejects the task before any work, in TASK_STATE_REJECTED.",
+    );
     let pause = move |_| {
         let config = EventName::new("pr.merged")
             .map_err(|e| e.to_string())
@@ -95,7 +123,7 @@ pub fn GuidePanel() -> impl IntoView {
         set_up(
             store,
             config,
-            "Experiment 4",
+            "Experiment 5",
             "Press Play: the agent pauses itself before unit 3 (proposal).",
         );
     };
@@ -158,6 +186,23 @@ pub fn GuidePanel() -> impl IntoView {
                     <button class="link" on:click=cancel>"Set up experiment 3"</button>
                 </li>
                 <li>
+                    <strong>"The other ways a task stops. "</strong>
+                    <code>"TASK_STATE_AUTH_REQUIRED"</code>
+                    " waits for credentials, which reach the agent out of band: Authorize (in Act) "
+                    "stands for them, and the same task goes on, its stream open all along. A task "
+                    "that fails ends in "
+                    <code>"TASK_STATE_FAILED"</code>
+                    "; one the agent turns down before any work, in "
+                    <code>"TASK_STATE_REJECTED"</code>
+                    ". Watch the Lifecycle diagram and the Wire panel for each. Set up "
+                    <button class="link" on:click=authorization>"experiment 4: authorization"</button>
+                    ", "
+                    <button class="link" on:click=failure>"experiment 4: failure"</button>
+                    " or "
+                    <button class="link" on:click=rejection>"experiment 4: rejection"</button>
+                    "."
+                </li>
+                <li>
                     <strong>"Pause and resume — a proposal, not part of A2A v1.0. "</strong>
                     "The agent pauses itself (a self-park, the proposal's AwaitTaskResumption) "
                     "before unit 3 in "
@@ -169,7 +214,7 @@ pub fn GuidePanel() -> impl IntoView {
                     "extension could carry it: WORKING plus metadata. Then press Fire event, or "
                     "Resume task (both in Act's Pause and resume box; Resume task sends the resume "
                     "token Inspect shows). "
-                    <button class="link" on:click=pause>"Set up experiment 4"</button>
+                    <button class="link" on:click=pause>"Set up experiment 5"</button>
                 </li>
             </ol>
         </section>
