@@ -32,7 +32,9 @@ async function done(page) {
 test('(a) client pause, then resume with the token, completes with the work kept', async () => {
   const page = await proposalPage();
   // Which states a pause is for, and the way from PAUSED to a question.
-  assert.match(await text(page, 'pause-mode-hint'), /Only a TASK_STATE_WORKING task can be paused.*\(PAUSED → WORKING → INPUT_REQUIRED\)/);
+  // Folded under the mode, so that the buttons come first.
+  await page.getByText('When a task can be paused, and where the modes come from').click();
+  assert.match(await text(page, 'pause-rules'), /Only a TASK_STATE_WORKING task can be paused.*\(PAUSED → WORKING → INPUT_REQUIRED\)/);
   await click(page, 'step');
   await click(page, 'act-pause');
   assert.match(await text(page, 'pause-pending'), /finish_step/);

@@ -515,15 +515,17 @@ fn PauseControls() -> impl IntoView {
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
                     PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
                 }}
-                " Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (the RFC: pausing a paused task is idempotent), and so does one whose pause is pending, whatever the new request's mode: the first request stands until it takes effect or lapses (this simulator's reading; the RFC does not say); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."
             </p>
-            <details class="hint">
-                <summary>"Where the three modes come from"</summary>
-                "The RFC borrows them from its companion RFC for the Agent Client Protocol \
-                 (ACP) and says of them only that a peer cancels in-flight work, or lets it \
-                 complete in wait_for_completion mode; it leaves open whether A2A should adopt \
-                 them. What is in flight is this simulator's reading: the unit for \
-                 finish_step, all the work left for wait_for_completion."
+            // The rules of PauseTask, folded: the buttons they govern come
+            // first, each saying why it is off.
+            <details class="hint" data-testid="pause-rules">
+                <summary>"When a task can be paused, and where the modes come from"</summary>
+                <p>"Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (the RFC: pausing a paused task is idempotent), and so does one whose pause is pending, whatever the new request's mode: the first request stands until it takes effect or lapses (this simulator's reading; the RFC does not say); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."</p>
+                <p>"The RFC borrows the three modes from its companion RFC for the Agent Client \
+                 Protocol (ACP) and says of them only that a peer cancels in-flight work, or \
+                 lets it complete in wait_for_completion mode; it leaves open whether A2A \
+                 should adopt them. What is in flight is this simulator's reading: the unit for \
+                 finish_step, all the work left for wait_for_completion."</p>
             </details>
             <TextField id="pause-reason" label="Pause reason" value=store.pause_reason sends="act-pause" action=pause counted=true/>
             <ActionButton
