@@ -375,11 +375,18 @@ impl fmt::Display for Refusal {
                 f,
                 "The clarification text is longer than {MAX_CLARIFICATION_CHARS} characters."
             ),
-            Refusal::NotCancelable(s) => write!(
-                f,
-                "The task is terminal ({s}): a CancelTask now gets {}.",
-                WireError(TASK_NOT_CANCELABLE)
-            ),
+            Refusal::NotCancelable(s) => {
+                write!(
+                    f,
+                    "The task is terminal ({s}): a CancelTask now gets {}",
+                    WireError(TASK_NOT_CANCELABLE)
+                )?;
+                // Where the SDKs part ways (the Wire panel's note says more).
+                if *s == TaskState::Canceled {
+                    f.write_str(", as the spec says; a2a-js returns the canceled task instead")?;
+                }
+                f.write_str(".")
+            }
             Refusal::WorkerRefusedCancellation => write!(
                 f,
                 "The worker refused the cancellation with {}; the task stays in the state it was in.",
