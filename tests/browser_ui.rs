@@ -964,7 +964,10 @@ async fn a_repeated_cancel_is_refused_with_32002_and_the_wire_says_where_sdks_di
     assert!(p.disabled("#act-cancel"));
     let why = p.text("#act-cancel-reason");
     assert!(why.contains("TaskNotCancelableError (-32002)"), "{why}");
-    assert!(why.contains("a2a-js returns the canceled task instead"), "{why}");
+    assert!(
+        why.contains("a2a-js returns the canceled task instead"),
+        "{why}"
+    );
     p.click("#wire-cancel-terminal").await;
     let status = p.text("[data-testid=status]");
     assert!(
