@@ -52,81 +52,73 @@ pub fn set_up_input_gate(store: Store) {
 #[component]
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    let resume = move |_| {
-        set_up(
-            store,
-            Config::default()
-                .with(Setting::InputGate, 2)
-                .map_err(|e| e.to_string()),
-            "Experiment 1",
-            "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
-        )
-    };
-    let follow_up = move |_| {
-        set_up(
-            store,
-            Ok(Config::default()),
-            "Experiment 2",
-            "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
-        )
-    };
-    let cancel = move |_| {
-        set_up(
-            store,
+    // One click handler per set-up: `config` builds the experiment's settings.
+    let experiment =
+        move |config: fn() -> Result<Config, String>, what: &'static str, next: &'static str| {
+            move |_| set_up(store, config(), what, next)
+        };
+    // The default settings with `setting` at unit 2.
+    fn at_unit_2(setting: Setting) -> Result<Config, String> {
+        Config::default()
+            .with(setting, 2)
+            .map_err(|e| e.to_string())
+    }
+    let resume = experiment(
+        || at_unit_2(Setting::InputGate),
+        "Experiment 1",
+        "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
+    );
+    let follow_up = experiment(
+        || Ok(Config::default()),
+        "Experiment 2",
+        "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
+    );
+    let cancel = experiment(
+        || {
             Ok(Config {
                 worker_accepts_cancellation: false,
                 ..Config::default()
-            }),
-            "Experiment 3",
-            "Press Play, then Request cancellation: the worker refuses it (TaskNotCancelableError, -32002).",
-        )
-    };
+            })
+        },
+        "Experiment 3",
+        "Press Play, then Request cancellation: the worker refuses it (TaskNotCancelableError, -32002).",
+    );
     // Experiment 4: the other ways a task stops, one set-up each.
-    let other = move |setting: Option<Setting>, what: &'static str, next: &'static str| {
-        move |_| {
-            let config = match setting {
-                Some(setting) => Config::default().with(setting, 2),
-                None => Ok(Config {
-                    reject_before_execution: true,
-                    ..Config::default()
-                }),
-            };
-            set_up(store, config.map_err(|e| e.to_string()), what, next)
-        }
-    };
-    let authorization = other(
-        Some(Setting::AuthGate),
+    let authorization = experiment(
+        || at_unit_2(Setting::AuthGate),
         "Experiment 4: authorization",
         "Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2; then Authorize.",
     );
-    let failure = other(
-        Some(Setting::FailDuring),
+    let failure = experiment(
+        || at_unit_2(Setting::FailDuring),
         "Experiment 4: failure",
         "Press Play: the task fails during unit 2, in TASK_STATE_FAILED.",
     );
-    let rejection = other(
-        None,
+    let rejection = experiment(
+        || {
+            Ok(Config {
+                reject_before_execution: true,
+                ..Config::default()
+            })
+        },
         "Experiment 4: rejection",
         "Press Play: the agent rejects the task before any work, in TASK_STATE_REJECTED.",
     );
-    let pause = move |_| {
-        let config = EventName::new("pr.merged")
-            .map_err(|e| e.to_string())
-            .map(|event| Config {
+    let pause = experiment(
+        || {
+            let event = EventName::new("pr.merged").map_err(|e| e.to_string())?;
+            Ok(Config {
                 pause_proposal: true,
                 self_park_before: 3,
                 resume_event: event,
                 self_park_timeout: 5,
                 on_timeout: OnTimeout::ResumeWithSummary,
                 ..Config::default()
-            });
-        set_up(
-            store,
-            config,
-            "Experiment 5",
-            "Press Play: the agent pauses itself before unit 3 (proposal).",
-        );
-    };
+            })
+        },
+        "Experiment 5",
+        "Press Play: the agent pauses itself before unit 3 (proposal).",
+    );
     view! {
         <section class="panel guide" aria-labelledby="guide-h">
             <h2 id="guide-h">"Your experiment"</h2>
