@@ -1101,6 +1101,35 @@ fn nearby_seeds_share_no_id() {
 }
 
 #[test]
+fn the_client_id_is_its_own_uuid_from_the_seed_apart_from_the_agents_ids() {
+    // The client names its messages before the agent has created any id,
+    // so its id is none the agent draws, from this seed or a nearby one.
+    let agent: Vec<String> = (0..16u64)
+        .flat_map(|seed| {
+            let mut ids = IdSource::seeded(seed);
+            (0..64).map(move |_| ids.next_id())
+        })
+        .collect();
+    let clients: Vec<String> = (0..16u64)
+        .map(|seed| IdSource::seeded(seed).client_id())
+        .collect();
+    for (seed, client) in clients.iter().enumerate() {
+        let u = uuid::Uuid::parse_str(client).expect("a UUID");
+        assert_eq!(u.get_version_num(), 4);
+        assert!(!agent.contains(client), "seed {seed}: {client}");
+        assert_eq!(client, &IdSource::seeded(seed as u64).client_id());
+    }
+    let mut distinct = clients.clone();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), clients.len());
+    // Drawing ids does not change it: it is the experiment's, from its seed.
+    let mut drawn = IdSource::seeded(3);
+    drawn.next_id();
+    assert_eq!(drawn.client_id(), clients[3]);
+}
+
+#[test]
 fn the_same_seed_and_actions_give_the_same_experiment() {
     let run_once = || {
         let mut e = exp(cfg().with(Setting::InputGate, 2).unwrap());

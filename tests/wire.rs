@@ -105,6 +105,32 @@ fn all_scenarios() -> Vec<Experiment> {
 }
 
 #[test]
+fn the_client_names_its_messages_with_no_id_the_agent_made() {
+    // The first message goes out before the agent creates the context id
+    // or any task id, so no user messageId may carry one; each is unique.
+    for e in all_scenarios() {
+        let agent_ids: Vec<&str> = std::iter::once(e.context_id())
+            .chain(e.tasks().iter().map(|t| t.id.as_str()))
+            .collect();
+        let mut seen = Vec::new();
+        for m in wire::transcript(&e, START) {
+            let sent = &m.message["params"]["message"];
+            let Some(id) = sent["messageId"].as_str() else {
+                continue;
+            };
+            assert_eq!(sent["role"], json!("ROLE_USER"));
+            assert!(id.contains(&e.client_id()), "{id}");
+            for agent_id in &agent_ids {
+                assert!(!id.contains(agent_id), "{id} carries {agent_id}");
+            }
+            assert!(!seen.contains(&id.to_string()), "{id} twice");
+            seen.push(id.to_string());
+        }
+        assert!(!seen.is_empty());
+    }
+}
+
+#[test]
 fn timestamps_are_rfc3339_with_millis() {
     for (ms, s) in [
         (0, "1970-01-01T00:00:00.000Z"),
@@ -266,7 +292,7 @@ fn creation_opens_a_stream_with_the_submitted_task() {
     assert_eq!(
         m[0].message,
         json!({"jsonrpc": "2.0", "id": 1, "method": "SendStreamingMessage", "params": {"message": {
-            "messageId": format!("msg-1-user-{}", e.context_id()), "role": "ROLE_USER",
+            "messageId": format!("msg-1-user-{}", e.client_id()), "role": "ROLE_USER",
             "parts": [{"text": "Run 4 work units of 3 s each."}]}}})
     );
     assert_eq!(
@@ -275,7 +301,7 @@ fn creation_opens_a_stream_with_the_submitted_task() {
             "id": e.tasks()[0].id, "contextId": e.context_id(),
             "status": {"state": "TASK_STATE_SUBMITTED", "timestamp": "2026-01-01T00:00:00.000Z"},
             // The message that created it, as the task keeps it.
-            "history": [{"messageId": format!("msg-1-user-{}", e.context_id()), "role": "ROLE_USER",
+            "history": [{"messageId": format!("msg-1-user-{}", e.client_id()), "role": "ROLE_USER",
                 "parts": [{"text": "Run 4 work units of 3 s each."}],
                 "taskId": e.tasks()[0].id, "contextId": e.context_id()}]}}})
     );
@@ -2676,9 +2702,9 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
     });
     sorted.dedup();
     assert_eq!(sorted, ids);
-    let ctx = e.context_id().to_string();
+    let client = e.client_id();
     assert!(
-        ids.contains(&format!("msg-{first_repeat}-user-{ctx}")),
+        ids.contains(&format!("msg-{first_repeat}-user-{client}")),
         "{ids:?}"
     );
     // One tried while viewing an earlier paused state is answered as of then,
@@ -2691,7 +2717,7 @@ fn the_extension_keeps_a_repeated_pause_task_message_in_the_history() {
     e.seek(e.viewed_task().records().len() - 1).unwrap();
     assert!(!history(&e, PauseEncoding::V1Extension)
         .1
-        .contains(&format!("msg-{tried}-user-{ctx}")));
+        .contains(&format!("msg-{tried}-user-{client}")));
     // The proposed core has its own methods: nothing of them in a history.
     assert!(history(&e, CORE).0.is_empty());
     // A branch from before the pause drops both with the states they were sent at.

@@ -233,6 +233,12 @@ impl Experiment {
         &self.context_id
     }
 
+    /// The simulated client's own id, drawn from the experiment's seed
+    /// apart from the agent's ids (see [`IdSource::client_id`]).
+    pub fn client_id(&self) -> String {
+        self.first_ids.client_id()
+    }
+
     /// Every task of the context, oldest first.
     pub fn tasks(&self) -> &[Task] {
         &self.tasks

@@ -83,6 +83,13 @@ impl IdSource {
             && (double as u64 == self.seed || js_digits(double) == Some(self.seed))
     }
 
+    /// The client's own id for this source's experiment, a UUID it draws
+    /// itself (the wire's user `messageId`s carry it): from the same seed,
+    /// but unrelated to every id the agent draws from it.
+    pub fn client_id(&self) -> String {
+        IdSource::seeded(splitmix64(self.seed ^ CLIENT_SALT)).next_id()
+    }
+
     /// The next id, a lowercase hyphenated UUID v4.
     pub fn next_id(&mut self) -> String {
         loop {
@@ -123,6 +130,9 @@ fn js_digits(double: f64) -> Option<u64> {
         (near as f64 == double).then_some(near)
     })
 }
+
+/// Sets the client's seed apart from the agent's (see [`IdSource::client_id`]).
+const CLIENT_SALT: u64 = 0x636C_6965_6E74_2121;
 
 /// SplitMix64: a tiny, well-mixed hash of a 64-bit counter.
 const fn splitmix64(x: u64) -> u64 {

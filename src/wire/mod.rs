@@ -52,10 +52,13 @@
 //!   `get-unknown-task-N`). *Get unknown
 //!   task* asks for a task id this agent never issued and is answered with
 //!   `TaskNotFoundError` (-32001).
-//!   Message ids are `msg-<seq>-user-<contextId>` / `msg-<seq>-agent-<contextId>`:
-//!   a seq is not used again within a context, and a context id is a UUID,
-//!   so an agent that detects duplicates by `messageId` never takes one
-//!   experiment's message for another's.
+//!   Message ids are `msg-<seq>-user-<clientId>` / `msg-<seq>-agent-<contextId>`,
+//!   each side's own: the client's first message goes out before the agent
+//!   has created the context id, so the client uses a UUID of its own
+//!   ([`Experiment::client_id`], drawn from the same seed). A seq is not used
+//!   again within a context and both ids are UUIDs, so an agent that detects
+//!   duplicates by `messageId` never takes one experiment's message for
+//!   another's.
 //! - Timestamps: `start_ms` plus the task's active and waiting seconds, each
 //!   task offset by the earlier tasks' time, and at least 1 ms after the
 //!   previous trace entry, so they strictly increase through the transcript.
@@ -745,10 +748,17 @@ pub fn explain(m: &WireMessage) -> String {
 
 // ---- internals -------------------------------------------------------------
 
-/// The `messageId` of the message trace entry `seq` carries, sent by
-/// `who` (`user` or `agent`): unique beyond this context (see the module docs).
-fn message_id(exp: &Experiment, seq: u32, who: &str) -> String {
-    format!("msg-{seq}-{who}-{}", exp.context_id())
+/// The `messageId` of the client's message at trace entry `seq`, unique
+/// beyond this context (see the module docs). The client makes it from its
+/// own id: its first message goes out before any context id exists.
+fn user_message_id(exp: &Experiment, seq: u32) -> String {
+    format!("msg-{seq}-user-{}", exp.client_id())
+}
+
+/// The `messageId` of the agent's message at trace entry `seq`, made from
+/// the context id the agent created.
+fn agent_message_id(exp: &Experiment, seq: u32) -> String {
+    format!("msg-{seq}-agent-{}", exp.context_id())
 }
 
 /// The state carried along the trace: entry times and the open stream.
@@ -1178,7 +1188,7 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         Some(obj!(
-            "messageId" => message_id(self.exp, e.seq, "agent"), "contextId" => self.exp.context_id(),
+            "messageId" => agent_message_id(self.exp, e.seq), "contextId" => self.exp.context_id(),
             "taskId" => task_id(self.exp, e.task as usize), "role" => "ROLE_AGENT",
             "parts" => text_parts(&text),
         ))
@@ -1208,7 +1218,7 @@ impl<'a> Walk<'a> {
             _ => return None,
         };
         // In the proto's field order, as a ProtoJSON writer prints them.
-        let mut m = obj!("messageId" => message_id(exp, e.seq, "user"));
+        let mut m = obj!("messageId" => user_message_id(exp, e.seq));
         if stored || e.event == Event::Clarified || task.reference_task_id.is_some() {
             m["contextId"] = exp.context_id().into();
         }
@@ -1574,7 +1584,7 @@ impl<'a> Walk<'a> {
     /// (as sent, and as the task's history keeps it).
     fn ext_message(&self, e: &TraceEntry, call: ProposalCall) -> Value {
         obj!(
-            "messageId" => message_id(self.exp, e.seq, "user"), "contextId" => self.exp.context_id(),
+            "messageId" => user_message_id(self.exp, e.seq), "contextId" => self.exp.context_id(),
             "taskId" => task_id(self.exp, e.task as usize), "role" => "ROLE_USER",
             "parts" => text_parts(&call.words),
             "metadata" => ext(obj!("method" => call.method, "params" => call.params)),
