@@ -740,6 +740,39 @@ test('Space on a slider leaves the page and the task where they are', async () =
   await page.context().close();
 });
 
+test('Enter pressed again and again on Step stops at the gate: it does not go on to send the clarification', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Require input before unit').fill('2');
+  const entries = () => page.getByTestId('trace-entry').allInnerTexts();
+  await page.locator('#step').focus();
+  // Seven presses, 180 ms apart: the fourth reaches the gate, and focus
+  // moves on to "Go to clarification"; the rest were meant for Step.
+  for (let i = 0; i < 7; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(180);
+  }
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
+  assert.equal(await focusedAnswer(page), 'Go to clarification');
+  assert.ok(!(await entries()).some((e) => /supply clarification/.test(e)), 'nothing sent');
+  // Once Enter has rested, a press counts: to the field; a run of presses
+  // there, begun on the link, sends nothing either.
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(() => document.activeElement?.id === 'clarification-text');
+  for (let i = 0; i < 3; i++) {
+    await page.keyboard.press('Enter');
+    await page.waitForTimeout(150);
+  }
+  assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
+  // A deliberate Enter after a rest sends it.
+  await page.waitForTimeout(500);
+  await page.keyboard.press('Enter');
+  await waitState(page, 'TASK_STATE_WORKING');
+  assert.equal((await entries()).filter((e) => /supply clarification/.test(e)).length, 1);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('an action that disables its own button leaves keyboard focus in its panel', async () => {
   const page = await openPage(browser());
   await page.getByLabel('Require input before unit').fill('1');

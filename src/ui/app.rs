@@ -28,6 +28,7 @@ pub fn ControlRoom(
     // First of the page's window listeners for keys: a shortcut's action
     // comes after the press (a text field's own Enter says so itself).
     presses_end_the_same_click(store);
+    enter_runs_stay_behind();
     if persist {
         // First: a link's pause encoding outweighs the one kept.
         persist::remember_preferences(store);
@@ -503,6 +504,7 @@ enum Mover {
 /// screen after the user's own key, as a Go to link does; just into view
 /// when playback moved it (a stop at 400 % zoom), the least move.
 fn focus_in_place(el: &web_sys::HtmlElement, by: Mover) {
+    moved_focus_to(el);
     focus_without_scrolling(el);
     let keyboard = el.matches(":focus-visible").unwrap_or(false);
     if keyboard && !clear_in_view(el) {
@@ -748,6 +750,76 @@ fn keeps_later_states(store: Store, does: &str, button: &str) -> bool {
         )));
     }
     later > 0
+}
+
+/// How long Enter must rest before a press counts at a control that focus
+/// was moved to while Enter was being pressed (see [`enter_runs_stay_behind`]).
+const ENTER_REST_MS: f64 = 400.0;
+
+thread_local! {
+    /// When Enter last went down (−∞ once another key or a pointer has
+    /// gone down since), and the control focus was moved to for the user
+    /// while Enter was being pressed, if that press run has not rested since.
+    static ENTER_RUN: std::cell::RefCell<(f64, Option<web_sys::Element>)> =
+        const { std::cell::RefCell::new((f64::NEG_INFINITY, None)) };
+    static ENTER_GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// Focus is being moved to `el` for the user (the link to what answers a
+/// stop, the field or control a Go to link goes to, Play after a set-up):
+/// if Enter is being pressed, the presses still to come were meant for the
+/// control before, as [`enter_runs_stay_behind`] has it.
+pub fn moved_focus_to(el: &web_sys::Element) {
+    ENTER_RUN.with_borrow_mut(|(last, moved)| {
+        *moved = (js_sys::Date::now() - *last < ENTER_REST_MS).then(|| el.clone());
+    });
+}
+
+/// Enter pressed again and again (on Step, up to a gate) stays with what it
+/// was pressing: a press that reaches a control focus was moved to during
+/// the run, before Enter has rested [`ENTER_REST_MS`], does nothing there.
+/// Otherwise such a run would go on from Step through "Go to
+/// clarification" into the clarification field, and send its text unread.
+/// Any other key or a pointer ends the run, so a deliberate Enter after
+/// them always counts. Heard in the capture phase, before the control's
+/// own handlers; installed once per page.
+fn enter_runs_stay_behind() {
+    if ENTER_GUARDED.replace(true) {
+        return;
+    }
+    let hear = |ev: web_sys::Event| {
+        let enter = ev
+            .dyn_ref::<web_sys::KeyboardEvent>()
+            .is_some_and(|k| k.key() == "Enter");
+        let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
+        let now = js_sys::Date::now();
+        let stays = ENTER_RUN.with_borrow_mut(|(last, moved)| {
+            let stays = enter
+                && now - *last < ENTER_REST_MS
+                && moved
+                    .as_ref()
+                    .is_some_and(|m| m.is_same_node(target.as_ref()));
+            if !stays {
+                *moved = None;
+            }
+            *last = if enter { now } else { f64::NEG_INFINITY };
+            stays
+        });
+        if stays {
+            ev.prevent_default();
+            ev.stop_immediate_propagation();
+        }
+    };
+    let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(hear);
+    for kind in ["keydown", "pointerdown"] {
+        let _ = window().add_event_listener_with_callback_and_bool(
+            kind,
+            listener.as_ref().unchecked_ref(),
+            true,
+        );
+    }
+    // Heard for the page's life.
+    listener.forget();
 }
 
 /// Each pointer down and key down tells the store: the click that moved

@@ -190,6 +190,7 @@ pub fn go_to(id: &str) {
         let options = web_sys::ScrollIntoViewOptions::new();
         options.set_block(web_sys::ScrollLogicalPosition::Center);
         el.scroll_into_view_with_scroll_into_view_options(&options);
+        super::app::moved_focus_to(&el);
         let _ = el.focus();
     }
 }
