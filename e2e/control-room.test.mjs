@@ -1127,10 +1127,12 @@ test('Replay plays the later recorded states back without acting, and stops wher
   assert.equal(await page.getByTestId('trace-entry').count(), 8);
   assert.equal(await page.getByTestId('replay').count(), 0, 'at the newest, nothing is left to replay');
   assert.match(await text(page, 'status'), /Replay ended\.$/);
-  // Stopped by the user: where it is, it stays.
+  // Stopped by the user: where it is, it stays. From SUBMITTED, the state
+  // it comes to is said, as Play says it.
   await page.getByLabel('Recorded state', { exact: true }).fill('0');
   await replay.click();
   await page.getByTestId('timeline-position').filter({ hasText: /^State [3-7] of 8/ }).waitFor();
+  assert.match(await text(page, 'status'), /^Task 1 is TASK_STATE_WORKING/);
   await replay.click();
   const at = await text(page, 'timeline-position');
   assert.equal(await replay.innerText(), 'Replay them');

@@ -234,6 +234,12 @@ async fn buttons_follow_the_models_legality_and_show_why() {
         let described = p.q(button).get_attribute("aria-describedby").unwrap();
         let ids: Vec<&str> = described.split(' ').collect();
         assert_eq!(ids[1..], ["discard-warning"], "{button}");
+        // Each names an element: at the latest state, an empty stand-in
+        // for the warning, which adds nothing to the description.
+        for id in &ids {
+            assert!(exists(&p, &format!("#{id}")), "{button}: no #{id}");
+        }
+        assert_eq!(p.text("#discard-warning"), "");
         let reason = p.text(&format!("#{}", ids[0]));
         assert!(reason.contains(reason_word), "{button}: {reason}");
     }
@@ -1244,15 +1250,24 @@ async fn a_text_field_whose_text_is_refused_is_marked_invalid_and_described_by_w
     );
     // The count beside the label, in characters (not bytes), as it grows.
     let count = ".field:has(> #clarification-text) output";
+    // Not read at each key: a status beside it says when the text goes
+    // over the limit, and only then.
+    let over = ".field:has(> #clarification-text) [role=status]";
     p.type_text(field, &"é".repeat(500)).await;
     assert_eq!(marked(&p), (None, None));
     assert_eq!(p.text(count), "500 / 500");
     assert!(!p.q(count).class_list().contains("over"));
+    assert_eq!(
+        p.q(count).get_attribute("aria-live").as_deref(),
+        Some("off")
+    );
+    assert_eq!(p.text(over), "");
     p.type_text(field, &"x".repeat(501)).await;
     assert_eq!(marked(&p).0.as_deref(), Some("true"));
     assert_eq!(p.text(count), "501 / 500");
     assert!(p.q(count).class_list().contains("over"));
-    // The reason under the button says so too (the count is not announced).
+    assert_eq!(p.text(over), "Longer than 500 characters.");
+    // The reason under the button says so too.
     assert_eq!(
         p.text("#act-clarify-reason"),
         "The clarification text is longer than 500 characters. It has 501."
@@ -1260,6 +1275,7 @@ async fn a_text_field_whose_text_is_refused_is_marked_invalid_and_described_by_w
     p.type_text(field, "Use the staging database.").await;
     assert_eq!(marked(&p), (None, None));
     assert_eq!(p.text(count), "25 / 500");
+    assert_eq!(p.text(over), "");
     // The proposal's fields too: an event with no name.
     proposal_on(&p).await;
     p.type_text("#event-to-fire", " ").await;
@@ -1969,6 +1985,18 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
         p.text("#step-reason")
     );
     assert!(exists(&p, "[data-testid=to-experiments]"));
+    // What Play is described by ends on where its words lead, not on "instead:".
+    assert_eq!(
+        p.q("#play").get_attribute("aria-describedby").unwrap(),
+        "step-reason discard-warning"
+    );
+    assert!(
+        p.text("#step-reason").ends_with(
+            "instead: Require input before unit 2 (the other settings stay), or see the experiments."
+        ),
+        "{}",
+        p.text("#step-reason")
+    );
     // A gate within the units: Play will stop, the usual words.
     p.set_range("#setting-require-input-before-unit", 2).await;
     assert!(p

@@ -331,11 +331,16 @@ fn TextField(
     view! {
         <div class=if counted { "field field-text counted" } else { "field field-text" }>
             <label for=id>{label}</label>
-            // Not a live region: the reason under the button says when it is too long.
+            // Not a live region, read at each key: a status heard once, as
+            // the text goes over the limit, says so while typing (the reason
+            // under the button says it too, once the field is left).
             {counted.then(|| view! {
                 <output for=id aria-live="off" class:over=over>
                     {move || format!("{} / {MAX_CLARIFICATION_CHARS}", chars())}
                 </output>
+                <span class="sr-only" role="status" data-testid="over-limit">
+                    {move || over().then(|| format!("Longer than {MAX_CLARIFICATION_CHARS} characters."))}
+                </span>
             })}
             {field}
         </div>

@@ -100,7 +100,9 @@ pub fn PlaybackPanel() -> impl IntoView {
                     Ok(()) if untried() => "Nothing in these settings interrupts the task: Play runs it straight to TASK_STATE_COMPLETED in about a minute at 1×, where New follow-up task can go on (experiment 2). To see it stop for input and resume the same task instead:".to_string(),
                     Ok(()) => "Step runs up to one active second, stopping where the task asks for input or authorization; Play runs the whole active path in about a minute at 1×.".to_string(),
                     Err(why) => why,
-                }}</span>
+                }}
+                // The links the first words end on are part of what Play
+                // and Step are described by, so the words lead somewhere.
                 {move || untried().then(|| view! {
                     " "
                     <button class="link" data-testid="add-input-gate" on:click=move |_| super::guide::set_up_input_gate(store)>
@@ -111,7 +113,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                         "see the experiments"
                     </button>
                     "."
-                })}
+                })}</span>
                 {move || answer().map(|(id, label)| view! {
                     " "
                     // Said with why Step stopped: focus may land here before the status is read.

@@ -937,15 +937,19 @@ impl Store {
     /// file refused or another tab's save said during a replay stays said).
     fn move_view(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, by_user: bool) {
         self.playing.set(false);
+        let before = self.exp.with_untracked(|e| e.snapshot().state);
         match self.exp.try_update(go) {
             Some(Err(e)) => self.raise(e.to_string()),
             Some(Ok(())) => {
                 self.forget_discarded();
-                // A replay's ticks are quiet, as Play's Steps are: the status
-                // says it replays, then where it ended.
                 if by_user {
                     self.read_what_was_said();
                     self.status.set(self.view_status());
+                } else if self.exp.with_untracked(|e| e.snapshot().state) != before {
+                    // A replay's ticks are quiet, as Play's Steps are: the
+                    // status says it replays, each state it comes to, as
+                    // Play says them, and where it ended.
+                    self.status.set(self.describe_state());
                 }
             }
             None => {}

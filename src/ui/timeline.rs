@@ -90,9 +90,11 @@ pub fn TimelinePanel() -> impl IntoView {
                 {discard_note(MAX_TRACE_ENTRIES)}" "{REPLAY}
             </p>
             // Play, Step and the actions name this warning in their
-            // descriptions, so it is heard before acting, not after. Beside
-            // it, a way to watch the later states without acting.
-            <Show when=discards>
+            // descriptions, so it is heard before acting, not after (an
+            // empty one stands for it at the latest state, so that their
+            // references always name an element). Beside it, a way to watch
+            // the later states without acting.
+            <Show when=discards fallback=|| view! { <span id="discard-warning" hidden></span> }>
                 <p class="warning">
                     <span id="discard-warning" data-testid="discard-warning">
                         {move || discard_note(later())}
