@@ -745,11 +745,12 @@ test('Enter pressed again and again on Step stops at the gate: it does not go on
   await page.getByLabel('Require input before unit').fill('2');
   const entries = () => page.getByTestId('trace-entry').allInnerTexts();
   await page.locator('#step').focus();
-  // Seven presses, 180 ms apart: the fourth reaches the gate, and focus
-  // moves on to "Go to clarification"; the rest were meant for Step.
+  // Seven presses, 100 ms apart (well within the 0.4 s rest, on a slow
+  // machine too): the fourth reaches the gate, and focus moves on to
+  // "Go to clarification"; the rest were meant for Step.
   for (let i = 0; i < 7; i++) {
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(180);
+    await page.waitForTimeout(100);
   }
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await focusedAnswer(page), 'Go to clarification');
@@ -761,7 +762,7 @@ test('Enter pressed again and again on Step stops at the gate: it does not go on
   await page.waitForFunction(() => document.activeElement?.id === 'clarification-text');
   for (let i = 0; i < 3; i++) {
     await page.keyboard.press('Enter');
-    await page.waitForTimeout(150);
+    await page.waitForTimeout(100);
   }
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
   // A deliberate Enter after a rest sends it.
