@@ -765,10 +765,12 @@ thread_local! {
     static ENTER_GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
-/// Focus is being moved to `el` for the user (the link to what answers a
-/// stop, the field or control a Go to link goes to, Play after a set-up):
-/// if Enter is being pressed, the presses still to come were meant for the
-/// control before, as [`enter_runs_stay_behind`] has it.
+/// Focus is being moved to `el` for the user: by every [`focus_in_place`]
+/// (the link to what answers a stop, where focus goes when a button turns
+/// itself off or an alert is dismissed) and every `playback::go_to` (where
+/// a Go to link goes, Play after a set-up). If Enter is being pressed, the
+/// presses still to come were meant for the control before, as
+/// [`enter_runs_stay_behind`] has it.
 pub fn moved_focus_to(el: &web_sys::Element) {
     ENTER_RUN.with_borrow_mut(|(last, moved)| {
         *moved = (js_sys::Date::now() - *last < ENTER_REST_MS).then(|| el.clone());
@@ -780,17 +782,18 @@ pub fn moved_focus_to(el: &web_sys::Element) {
 /// the run, before Enter has rested [`ENTER_REST_MS`], does nothing there.
 /// Otherwise such a run would go on from Step through "Go to
 /// clarification" into the clarification field, and send its text unread.
-/// Any other key or a pointer ends the run, so a deliberate Enter after
-/// them always counts. Heard in the capture phase, before the control's
+/// Any other key, a pointer or a mouse button ends the run, so a deliberate
+/// Enter after them always counts. Heard in the capture phase, before the control's
 /// own handlers; installed once per page.
 fn enter_runs_stay_behind() {
     if ENTER_GUARDED.replace(true) {
         return;
     }
     let hear = |ev: web_sys::Event| {
+        // An Enter that ends a composition (an input method's) is typing.
         let enter = ev
             .dyn_ref::<web_sys::KeyboardEvent>()
-            .is_some_and(|k| k.key() == "Enter");
+            .is_some_and(|k| k.key() == "Enter" && !k.is_composing());
         let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok());
         let now = js_sys::Date::now();
         let stays = ENTER_RUN.with_borrow_mut(|(last, moved)| {
@@ -811,7 +814,8 @@ fn enter_runs_stay_behind() {
         }
     };
     let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(hear);
-    for kind in ["keydown", "pointerdown"] {
+    // A click a screen reader makes may come with mouse events alone.
+    for kind in ["keydown", "pointerdown", "mousedown"] {
         let _ = window().add_event_listener_with_callback_and_bool(
             kind,
             listener.as_ref().unchecked_ref(),

@@ -77,8 +77,8 @@ pub fn PlaybackPanel() -> impl IntoView {
                 </button>
                 <button id="restart" on:click=move |_| store.restart()>"Restart experiment"</button>
             </div>
-            // The reason alone describes Play and Step; the link beside it
-            // is a control of its own.
+            // The reason (with the links its first words end on) describes
+            // Play and Step; the Go to link beside it is a control of its own.
             // Amber where the task waits or the run is full; a terminal task
             // has simply finished, said in the hint's colour.
             <p

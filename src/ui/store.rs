@@ -933,8 +933,9 @@ impl Store {
     }
 
     /// [`Store::navigate`], for the user's own move when `by_user`; a
-    /// replay's tick leaves what the page says alone, as Play's Steps do (a
-    /// file refused or another tab's save said during a replay stays said).
+    /// replay's tick, as Play's Steps, leaves what the page says alone but
+    /// for a change of state, which the status line says (a notice or alert
+    /// raised during a replay stays).
     fn move_view(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, by_user: bool) {
         self.playing.set(false);
         let before = self.exp.with_untracked(|e| e.snapshot().state);
