@@ -100,6 +100,8 @@ test('the time bar draws work, waits and the failure, follows seek, and seeks wh
   // The legend keys what the bar draws: the wait, and the cursor on it.
   const keys = await page.locator('.bar-legend .key').allInnerTexts();
   assert.ok(keys.includes('input wait (width not to scale)') && keys.includes('viewed state'), `${keys}`);
+  // It says what it measures: time, where the slider above counts states.
+  assert.equal(await page.locator('.bar-legend .legend-title').innerText(), 'Time bar, along active time:');
   assert.equal(await bar.locator('line.cursor').count(), 1);
   assert.equal(await bar.locator('line.plan.input').count(), 0, 'the gate reached is no longer ahead');
   assert.equal(await bar.locator('line.plan.fail').count(), 1);
@@ -1032,6 +1034,11 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   // A link alone in its sentence keeps a finger-sized target.
   const alone = await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).boundingBox();
   assert.ok(alone.height >= 40, `Set up experiment 1 is ${alone.height} px high`);
+  // The sliders are finger-high too.
+  for (const id of ['recorded-state', 'setting-work-units']) {
+    const h = (await page.locator(`#${id}`).boundingBox()).height;
+    assert.ok(h >= 44, `#${id} is ${h} px high`);
+  }
   await page.touchscreen.tap(g.x + g.width / 2, g.y + g.height / 2);
   assert.equal(await page.locator('#setting-require-input-before-unit').inputValue(), '2', 'the tap set the input gate');
   assert.ok(await page.evaluate(() => !document.activeElement.closest('section.guide')), 'the tap did not go to the experiments');
