@@ -358,6 +358,52 @@ test('a tab told that another tab saved a different run over its own', async () 
   await a.context().close();
 });
 
+test('over a run another tab saved since, a link loaded in this tab puts this tab\'s own run in its place or within Undo; a forget in another tab is said', async () => {
+  const a = await openPage(browser());
+  const step = (p) => p.getByRole('button', { name: 'Step', exact: true }).click();
+  for (let i = 0; i < 3; i++) await step(a);
+  await settle(a);
+  const mine = await snapshot(a);
+  // A second tab saves a different run over it.
+  const b = await watch(await a.context().newPage());
+  await b.goto(BASE_URL);
+  await b.getByTestId('task-state').waitFor();
+  await b.getByRole('button', { name: 'Restart experiment' }).click();
+  await step(b);
+  await settle(b);
+  const theirs = await snapshot(b);
+  // A link that cannot be opened, loaded in the first tab: its own run comes
+  // back, not the other tab's, as a reload brings it back.
+  await a.goto('about:blank');
+  await a.goto(new URL('#run=%7Bbroken', BASE_URL).href);
+  await a.getByTestId('task-state').waitFor();
+  assert.match(await text(a, 'alert'), /^The shared link could not be opened: .*The link stays in the address bar, to copy or mend\. Restored this tab's own run: another tab of this page saved a different run/);
+  assert.deepEqual(await snapshot(a), mine);
+  // A link that opens, loaded in the first tab: Undo brings back this tab's
+  // run, not the other tab's.
+  const link = await linkOfRun(5);
+  await a.goto('about:blank');
+  await a.goto(link);
+  await a.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  await a.getByTestId('notice-undo').click();
+  assert.deepEqual(await snapshot(a), mine);
+  await settle(a);
+  // The other tab has the browser forget the saved run: this tab is told
+  // that a reload would now start afresh, and keeps its run on the page.
+  // (The link's run, saved in the first tab, was said there.)
+  await b.getByRole('alert').filter({ hasText: 'Another tab of this page saved a different run' }).waitFor();
+  await b.keyboard.press('Escape');
+  await b.getByRole('button', { name: 'Forget saved run' }).click();
+  await a.getByRole('alert').filter({ hasText: 'Another tab of this page had this browser forget the saved run' }).waitFor();
+  assert.match(await text(a, 'alert'), /until then a reload of this tab starts a fresh run/);
+  assert.deepEqual(await snapshot(a), mine);
+  assert.equal(await a.evaluate(() => sessionStorage.getItem('a2a-control-room/run')), null, 'this tab forgot its copy too');
+  assert.deepEqual(await snapshot(b), theirs);
+  assertNoErrors(a);
+  assertNoErrors(b);
+  await a.context().close();
+});
+
 test('a checkpoint that decodes but does not replay is set aside and said; this tab\'s own run opens and is saved over it', async () => {
   const page = await openPage(browser());
   for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();

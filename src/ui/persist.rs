@@ -218,9 +218,11 @@ pub fn restore(store: Store) -> Option<Hold> {
     });
     let link = take_link(store);
     let opened = matches!(link, Some(Ok(_)));
+    // In place of a link that cannot be opened, as with none: this tab's
+    // own run, if the checkpoint is not it.
     let own_tab = match link {
-        None => restore_own_tab(store),
-        Some(_) => OwnCopy::Checkpoint { mine: false },
+        Some(Ok(_)) => OwnCopy::Checkpoint { mine: false },
+        _ => restore_own_tab(store),
     };
     let own = matches!(own_tab, OwnCopy::Opened(_));
     // This tab's newer copy, which the browser refused to save, is saved at
@@ -233,77 +235,108 @@ pub fn restore(store: Store) -> Option<Hold> {
     // no link opens it.
     let mut mine = own;
     match link {
-        None => match own_tab {
-            OwnCopy::Opened(over) => {
-                store.notice.set(Some(over.said().into()));
-                if let Over::Unreadable { why, text } = over {
-                    let aside = set_aside(STORAGE_KEY, &text);
-                    checkpoint_stays = aside.stayed.is_some();
-                    alerts.push(format!(
-                        "The run saved in this browser could not be opened: {why}. This tab's own copy of its run was opened instead; {}.",
-                        aside.said
-                    ));
-                }
-            }
-            own_tab => match (restore_saved(store), own_tab) {
-                (Saved::Restored, OwnCopy::Failed(why)) => alerts.push(why),
-                (Saved::Restored, own_tab) => {
-                    mine = matches!(own_tab, OwnCopy::Checkpoint { mine: true });
-                    store.notice.set(Some(RESTORED.into()));
-                }
-                (Saved::None, own_tab) => alerts.extend(failed(own_tab)),
-                (Saved::Unreadable(why, aside), own_tab) => {
-                    alerts.extend(failed(own_tab));
-                    checkpoint_stays = aside.stayed.is_some();
-                    alerts.push(format!(
-                        "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
-                        aside.said
-                    ));
-                }
-            },
-        },
         Some(Ok(entry)) => {
             alerts.extend(entry);
-            // The run this browser had saved stays within reach of Undo.
-            match stored_run(STORAGE_KEY) {
-                Ok(run) => keep_for_undo(store, run),
+            // The run this tab had on its page stays within reach of Undo:
+            // this tab's own copy if it has one (another tab may have saved
+            // a different run since), else the run this browser had saved.
+            let checkpoint = stored_run(STORAGE_KEY);
+            let own = tab_storage()
+                .and_then(|tab| tab.get_item(STORAGE_KEY).ok().flatten())
+                .and_then(|text| replayed(&text).ok());
+            match (own, checkpoint) {
+                (Some(run), Ok(_)) => keep_for_undo(store, Some(run)),
+                (_, Ok(run)) => keep_for_undo(store, run),
                 // A run the user opened on purpose outweighs a text that is
                 // already unreadable: with the link gone from the address,
                 // holding it back would lose it on a reload.
-                Err((
-                    why,
-                    Aside {
-                        stayed: Some(because),
-                        ..
-                    },
-                )) => alerts.push(format!(
-                    "The run saved in this browser before this link could not be read: {why}. \
-                     Its text could not be kept apart ({}), so the shared run is saved over it, \
-                     unless the browser refuses that too, which a notice would say.",
-                    because
-                )),
-                Err((why, aside)) => alerts.push(format!(
-                    "The run saved in this browser before this link could not be read: {why}; {}.",
-                    aside.said
-                )),
+                (
+                    own,
+                    Err((
+                        why,
+                        Aside {
+                            stayed: Some(because),
+                            ..
+                        },
+                    )),
+                ) => {
+                    keep_for_undo(store, own);
+                    alerts.push(format!(
+                        "The run saved in this browser before this link could not be read: {why}. \
+                         Its text could not be kept apart ({}), so the shared run is saved over it, \
+                         unless the browser refuses that too, which a notice would say.",
+                        because
+                    ));
+                }
+                (own, Err((why, aside))) => {
+                    keep_for_undo(store, own);
+                    alerts.push(format!(
+                        "The run saved in this browser before this link could not be read: {why}; {}.",
+                        aside.said
+                    ));
+                }
             }
             say_opened(store, "Opened the shared run.");
         }
-        Some(Err(why)) => {
-            let instead = match restore_saved(store) {
-                Saved::Restored => "The run saved in this browser was opened instead.".into(),
-                Saved::None => "A fresh run was started.".into(),
-                Saved::Unreadable(e, aside) => {
-                    checkpoint_stays = aside.stayed.is_some();
-                    format!(
-                        "The run saved in this browser could not be opened either ({e}): a fresh run was started; {}.",
-                        aside.said
-                    )
+        // No link, or one that cannot be opened: what opens in its place is
+        // said in a notice, or in the link's alert.
+        _ => {
+            // (what a notice says, what the link's alert says)
+            let (notice, instead): (Option<String>, &str) = match own_tab {
+                OwnCopy::Opened(over) => {
+                    let said = over.said();
+                    if let Over::Unreadable { why, text } = over {
+                        let aside = set_aside(STORAGE_KEY, &text);
+                        checkpoint_stays = aside.stayed.is_some();
+                        alerts.push(format!(
+                            "The run saved in this browser could not be opened: {why}. This tab's own copy of its run was opened instead; {}.",
+                            aside.said
+                        ));
+                    }
+                    (Some(said.into()), said)
                 }
+                own_tab => match (restore_saved(store), own_tab) {
+                    (Saved::Restored, OwnCopy::Failed(why)) => {
+                        alerts.push(why);
+                        (None, "The run saved in this browser was opened instead.")
+                    }
+                    (Saved::Restored, own_tab) => {
+                        mine = matches!(own_tab, OwnCopy::Checkpoint { mine: true });
+                        (
+                            Some(RESTORED.into()),
+                            "The run saved in this browser was opened instead.",
+                        )
+                    }
+                    (Saved::None, own_tab) => {
+                        alerts.extend(failed(own_tab));
+                        (None, "A fresh run was started.")
+                    }
+                    (Saved::Unreadable(why, aside), own_tab) => {
+                        alerts.extend(failed(own_tab));
+                        checkpoint_stays = aside.stayed.is_some();
+                        alerts.push(format!(
+                            "The run saved in this browser could not be opened: {why}. A fresh run was started; {}.",
+                            aside.said
+                        ));
+                        (None, "")
+                    }
+                },
             };
-            alerts.push(format!(
-                "The shared link could not be opened: {why}. {LINK_STAYS} {instead}"
-            ));
+            match link {
+                // The link first, then what opened in its place (said there,
+                // not in a notice beside it).
+                Some(Err(why)) => alerts.insert(
+                    0,
+                    format!("The shared link could not be opened: {why}. {LINK_STAYS} {instead}")
+                        .trim_end()
+                        .to_string(),
+                ),
+                _ => {
+                    if notice.is_some() {
+                        store.notice.set(notice);
+                    }
+                }
+            }
         }
     }
     // Otherwise a run replaced before the reload is still within reach of
@@ -576,6 +609,10 @@ pub const SAVE_REFUSED_NOTICE: &str = "This browser did not let the page save th
 /// What a tab says when another tab of the page saves a different run.
 const OTHER_TAB: &str = "Another tab of this page saved a different run in this browser, which keeps one run: the last saved (this is said once). This tab's run is still on the page and is saved again at its next change, and a reload of this tab brings it back; Download run or Copy link keeps it for sure.";
 
+/// What a tab says when another tab of the page has the browser forget the
+/// saved run.
+const FORGOTTEN_ELSEWHERE: &str = "Another tab of this page had this browser forget the saved run. This tab's run is still on the page and is saved again at its next change; until then a reload of this tab starts a fresh run. Download run or Copy link keeps it for sure.";
+
 /// Another tab of this page saving its run here replaces this tab's
 /// checkpoint (the browser keeps one, the last saved): said in an alert, so
 /// that a run is not lost without a word. Said once, and never over another
@@ -592,6 +629,18 @@ pub fn watch_other_tabs(store: Store) {
         }
     };
     let handle = window_event_listener(leptos::ev::storage, move |ev| {
+        // Another tab forgot the saved run (or the page's storage was
+        // cleared): this tab forgets its own copy too, and says so.
+        if matches!(ev.key().as_deref(), None | Some(STORAGE_KEY)) && ev.new_value().is_none() {
+            if let Some(tab) = tab_storage() {
+                let _ = tab.remove_item(STORAGE_KEY);
+                let _ = tab.remove_item(UNSAVED_KEY);
+            }
+            if !store.saved_run().script.is_empty() {
+                store.raise(FORGOTTEN_ELSEWHERE.into());
+            }
+            return;
+        }
         if told.get_value() || ev.key().as_deref() != Some(STORAGE_KEY) {
             return;
         }
