@@ -371,12 +371,21 @@ fn clarification_text_must_be_present_and_bounded() {
         Err(Refusal::EmptyClarification)
     );
     // Nothing a reader could see: zero-width spaces and joiners, a word
-    // joiner, a byte-order mark, a soft hyphen, among spaces and new lines.
+    // joiner, a byte-order mark, a soft hyphen, among spaces and new lines;
+    // direction marks, overrides and isolates; a NUL; fillers and a blank
+    // Braille pattern; tag characters and a variation selector.
     for invisible in [
         "\u{200B}",
         " \u{200C}\u{200D} ",
         "\u{2060}\n\u{FEFF}",
         "\u{00AD}\t",
+        "\u{200E}\u{200F}\u{061C}",
+        "\u{202E}\u{202D}",
+        "\u{2066}\u{2069}",
+        "\u{0}",
+        "\u{3164}\u{115F}\u{FFA0}",
+        "\u{2800}",
+        "\u{E0041}\u{E007F}\u{FE0F}",
     ] {
         assert_eq!(
             e.legality(&Action::SupplyClarification(invisible.into())),
@@ -384,9 +393,13 @@ fn clarification_text_must_be_present_and_bounded() {
             "{invisible:?}"
         );
     }
-    // One visible character among them is a text.
+    // One visible character among them is a text (a right-to-left one too).
     assert_eq!(
         e.legality(&Action::SupplyClarification("\u{200B}a\u{200B}".into())),
+        Ok(())
+    );
+    assert_eq!(
+        e.legality(&Action::SupplyClarification("\u{200F}\u{05D0}".into())),
         Ok(())
     );
     let long = "x".repeat(MAX_CLARIFICATION_CHARS + 1);

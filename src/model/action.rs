@@ -9,18 +9,39 @@ use std::fmt;
 /// reason's and a resume input's).
 pub const MAX_CLARIFICATION_CHARS: usize = 500;
 
-/// Whether `text` shows a reader nothing: empty, or only white space and
-/// invisible format characters (a zero-width space, joiner or non-joiner,
-/// the word joiner and invisible operators, a byte-order mark, a soft
-/// hyphen, the Mongolian vowel separator). A clarification or an event name
-/// made of them would be sent, traced and written into the artifact as
-/// nothing anyone can read.
+/// Whether `text` shows a reader nothing: empty, or only white space,
+/// control characters and invisible format characters (a zero-width space,
+/// joiner or non-joiner, the word joiner and invisible operators, a
+/// byte-order mark, a soft hyphen, the Mongolian vowel separator, the
+/// direction marks, embeddings, overrides and isolates, the combining
+/// grapheme joiner, variation selectors, tag characters, the Hangul fillers
+/// and the blank Braille pattern). A clarification or an event name made of
+/// them would be sent, traced and written into the artifact as nothing
+/// anyone can read.
 pub fn blank(text: &str) -> bool {
     text.chars().all(|c| {
         c.is_whitespace()
+            || c.is_control()
             || matches!(
                 c,
-                '\u{00AD}' | '\u{180E}' | '\u{200B}'..='\u{200D}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}'
+                '\u{00AD}'
+                    | '\u{034F}'
+                    | '\u{061C}'
+                    | '\u{115F}'
+                    | '\u{1160}'
+                    | '\u{17B4}'
+                    | '\u{17B5}'
+                    | '\u{180B}'..='\u{180F}'
+                    | '\u{200B}'..='\u{200F}'
+                    | '\u{202A}'..='\u{202E}'
+                    | '\u{2060}'..='\u{206F}'
+                    | '\u{2800}'
+                    | '\u{3164}'
+                    | '\u{FE00}'..='\u{FE0F}'
+                    | '\u{FEFF}'
+                    | '\u{FFA0}'
+                    | '\u{E0000}'..='\u{E007F}'
+                    | '\u{E0100}'..='\u{E01EF}'
             )
     })
 }
