@@ -1277,6 +1277,12 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   assert.match(await text(signed, 'alert'), /^The link's trace entry is “\+1”, not a number as the page writes it \(&entry=15\): the run opened/);
   assertNoErrors(signed);
   await signed.context().close();
+  // Quoted as written, not as the address encodes it.
+  const circled = await openPage(browser(), link.replace(/&entry=1$/, '&entry=%E2%91%A0'));
+  await circled.getByTestId('task-state').waitFor();
+  assert.match(await text(circled, 'alert'), /^The link's trace entry is “①”, not a number/);
+  assertNoErrors(circled);
+  await circled.context().close();
 
   // An entry a branch discarded is said as such, not as out of range.
   const branched = await openPage(browser());

@@ -735,7 +735,7 @@ fn take_link(store: Store) -> Option<Result<Option<String>, String>> {
                     }
                     None => Some(format!(
                         "The link's pause encoding is “{}”, where a run's link has “{ENCODING_PART}core” or “{ENCODING_PART}extension”: the run opened, and the Wire panel shows the encoding chosen under it.",
-                        cut(name)
+                        cut(&decoded(name))
                     )),
                 });
                 let entry = entry.and_then(|entry| show_entry(store, entry));
@@ -1037,6 +1037,12 @@ fn cut(text: &str) -> String {
     shown
 }
 
+/// A part of a link as its writer meant it: percent-decoded, unless that
+/// fails (then as it is).
+fn decoded(part: &str) -> String {
+    js_sys::decode_uri_component(part).map_or_else(|_| part.to_string(), String::from)
+}
+
 /// A link's trace entry (`entry`, as the link writes it) shown in the Wire
 /// panel, which comes into view once drawn; or why it cannot be.
 fn show_entry(store: Store, entry: &str) -> Option<String> {
@@ -1044,7 +1050,7 @@ fn show_entry(store: Store, entry: &str) -> Option<String> {
     if entry.is_empty() || !entry.bytes().all(|b| b.is_ascii_digit()) {
         return Some(format!(
             "The link's trace entry is “{}”, not a number as the page writes it (&entry=15): the run opened, and the Wire panel shows its latest exchange.",
-            cut(entry)
+            cut(&decoded(entry))
         ));
     }
     let seq = entry.parse::<u32>().ok();
