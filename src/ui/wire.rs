@@ -95,7 +95,7 @@ pub fn WirePanel() -> impl IntoView {
                             (true, false) => "last exchange up to the viewed state".into(),
                             (false, true) => "latest".into(),
                             (false, false) => format!(
-                                "latest with messages — the {} after it put nothing on the wire",
+                                "the latest to send messages; the {} since sent none",
                                 ticks_after(e, t.seq)
                             ),
                         }
