@@ -297,6 +297,31 @@ fn when_both_gates_name_the_same_unit_input_comes_first_then_authorization() {
 }
 
 #[test]
+fn a_clarification_that_reverses_its_text_ends_within_its_quotes_in_the_artifact() {
+    for (said, shown) in [
+        // An override left open would reverse the closing quote and the
+        // full stop too: the text is isolated, which ends it there.
+        (
+            "\u{202E}yes, delete all files",
+            "“\u{2068}\u{202E}yes, delete all files\u{2069}”.",
+        ),
+        // Right-to-left letters need no control: they go as they are.
+        ("\u{05DB}\u{05DF}", "“\u{05DB}\u{05DF}”."),
+        ("EU only", "“EU only”."),
+    ] {
+        let mut e = exp(cfg().with(Setting::InputGate, 1).unwrap());
+        run(&mut e, 1000);
+        e.apply(Action::SupplyClarification(said.into())).unwrap();
+        run(&mut e, 1000);
+        let text = e.viewed_artifact().expect("completed").text();
+        assert!(
+            text.ends_with(&format!("Clarification applied: {shown}")),
+            "{text:?}"
+        );
+    }
+}
+
+#[test]
 fn a_gate_above_the_unit_count_is_never_reached() {
     let c = cfg()
         .with(Setting::InputGate, 5)

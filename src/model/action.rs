@@ -46,6 +46,18 @@ pub fn blank(text: &str) -> bool {
     })
 }
 
+/// `text` as it goes between quotes in a longer text: isolated (U+2068 …
+/// U+2069) when it holds explicit direction controls, so that an override
+/// or embedding it leaves open ends with it, and does not reverse the
+/// closing quote and what follows; as it is otherwise.
+pub fn isolated(text: &str) -> std::borrow::Cow<'_, str> {
+    let directs = |c: char| matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}');
+    match text.contains(directs) {
+        true => format!("\u{2068}{text}\u{2069}").into(),
+        false => text.into(),
+    }
+}
+
 /// Whether `text` is longer than [`MAX_CLARIFICATION_CHARS`]: `Some` of its
 /// length in characters if so.
 pub fn too_long(text: &str) -> Option<usize> {

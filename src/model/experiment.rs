@@ -719,7 +719,7 @@ impl Experiment {
             } else {
                 "."
             };
-            format!("“{q}”{end}")
+            format!("“{}”{end}", super::action::isolated(q))
         };
         if let Some(c) = self.clarification(snap) {
             text.push_str(&format!(" Clarification applied: {}", quoted(c)));

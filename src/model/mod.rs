@@ -17,9 +17,10 @@ mod task;
 mod trace;
 
 pub use action::{
-    a2a_error, after_colon, blank, extension_code, too_long, A2aError, Action, Refusal, A2A_DOMAIN,
-    A2A_ERRORS, INVALID_PARAMS, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID,
-    SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, TASK_NOT_FOUND, UNSUPPORTED_OPERATION,
+    a2a_error, after_colon, blank, extension_code, isolated, too_long, A2aError, Action, Refusal,
+    A2A_DOMAIN, A2A_ERRORS, INVALID_PARAMS, MAX_CLARIFICATION_CHARS, PAUSE_NOT_ALLOWED,
+    RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, TASK_NOT_FOUND,
+    UNSUPPORTED_OPERATION,
 };
 pub use config::{Config, ConfigError, Setting, Switch};
 pub use experiment::{

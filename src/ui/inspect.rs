@@ -228,11 +228,11 @@ pub fn InspectPanel() -> impl IntoView {
                         // runs across pauses: the timeout is counted from this one.
                         let conditions = match (p.event, p.timeout_minutes()) {
                             (false, None) => "none: only ResumeTask wakes it".to_string(),
-                            (true, None) => format!("event “{}”", event.as_str()),
+                            (true, None) => format!("event “{}”", crate::model::isolated(event.as_str())),
                             (false, Some(m)) => format!("timeout after {m} min of waiting, then {}", e.config().on_timeout.name()),
                             (true, Some(m)) => format!(
                                 "event “{}”, or timeout after {m} min of waiting, then {}",
-                                event.as_str(),
+                                crate::model::isolated(event.as_str()),
                                 e.config().on_timeout.name()
                             ),
                         };

@@ -646,7 +646,11 @@ pub fn answer(m: &WireMessage) -> String {
 /// TASK_STATE_INPUT_REQUIRED — “Please clarify …”`.
 pub fn explain(m: &WireMessage) -> String {
     let v = &m.message;
-    let quote = |s: &Value| s.as_str().map_or(String::new(), |t| format!(" — “{t}”"));
+    let quote = |s: &Value| {
+        s.as_str().map_or(String::new(), |t| {
+            format!(" — “{}”", crate::model::isolated(t))
+        })
+    };
     let state = |s: &Value| s["status"]["state"].as_str().unwrap_or("?").to_string();
     let what = if let Some(method) = v["method"].as_str() {
         let p = &v["params"];
