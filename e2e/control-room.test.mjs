@@ -101,7 +101,7 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   await copyId.filter({ hasText: /^Copy$/ }).waitFor({ timeout: 5_000 });
 
   // The panel keeps the latest exchange in view, not the worked seconds after it.
-  assert.match(await text(page, 'wire-heading'), /^Trace entry #2 \(the latest to send messages; the worked seconds since sent none\)/);
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #2 \(latest to send messages; the worked seconds since sent none\)/);
   // A worked second, selected, has nothing on the wire: nothing to copy.
   await page.getByTestId('trace-entry').last().click();
   assert.match(await text(page, 'wire-heading'), /^Trace entry #5 \(selected\)/);

@@ -81,7 +81,7 @@ test('(b) an unconditioned self-park stops Play and wakes only on ResumeTask', a
   await click(page, 'step');
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_PAUSED (proposal)');
   assert.match(await text(page, 'pause-details'), /agent \(AwaitTaskResumption\)/);
-  assert.match(await text(page, 'wire-heading'), /\(the latest to send messages; the waited minutes since sent none\)/);
+  assert.match(await text(page, 'wire-heading'), /\(latest to send messages; the waited minutes since sent none\)/);
   // In the v1.0 extension encoding the self-park travels in metadata on the
   // task's first stream: the request that opened it activated the extension.
   await page.getByLabel('Pause encoding').selectOption('ext');

@@ -1014,7 +1014,7 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     // A Step's worked second (#3) sends nothing: the panel keeps the latest
     // exchange in view, the start's statusUpdate (#2), and says why.
     p.click("#step").await;
-    let later = "#2 (the latest to send messages; the worked seconds since sent none)";
+    let later = "#2 (latest to send messages; the worked seconds since sent none)";
     assert!(p.text("[data-testid=wire-heading]").contains(later));
     assert_eq!(payload_types(&p), ["StreamResponse"]);
     // Viewing an earlier state shows that state's messages, and back.

@@ -95,7 +95,7 @@ pub fn WirePanel() -> impl IntoView {
                             (true, false) => "last exchange up to the viewed state".into(),
                             (false, true) => "latest".into(),
                             (false, false) => format!(
-                                "the latest to send messages; the {} since sent none",
+                                "latest to send messages; the {} since sent none",
                                 ticks_after(e, t.seq)
                             ),
                         }
