@@ -385,9 +385,17 @@ test('over a run another tab saved since, a link loaded in this tab puts this ta
   await a.goto('about:blank');
   await a.goto(link);
   await a.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  assert.match(await text(a, 'notice'), /It replaces in this browser the run another tab of this page saved since; that tab still has it on its page/);
   await a.getByTestId('notice-undo').click();
   assert.deepEqual(await snapshot(a), mine);
   await settle(a);
+  // The checkpoint removed otherwise than by Forget (as a start-up sets an
+  // unreadable one apart) is no forget: nothing is said, nothing forgotten.
+  await listen(a);
+  await b.evaluate(() => localStorage.removeItem('a2a-control-room/run'));
+  await heard(a);
+  assert.equal(await a.getByTestId('alert').innerText(), '');
+  assert.notEqual(await a.evaluate(() => sessionStorage.getItem('a2a-control-room/run')), null);
   // The other tab has the browser forget the saved run: this tab is told
   // that a reload would now start afresh, and keeps its run on the page.
   // (The link's run, saved in the first tab, was said there.)

@@ -165,7 +165,8 @@ const WIRE_ENTRY_KEY: &str = "a2a-control-room/wire-entry";
 
 /// Keeps the trace entry picked for the Wire panel in this tab's storage;
 /// at start-up, when the run on the page is this tab's own copy (`mine`: a
-/// reload opened it, with no link), picks it again, if the run has it.
+/// reload opened it, or a link that could not be opened left it), picks it
+/// again, if the run has it.
 fn keep_wire_entry(store: Store, mine: bool) {
     let Some(tab) = tab_storage() else {
         return;
@@ -238,15 +239,33 @@ pub fn restore(store: Store) -> Option<Hold> {
         Some(Ok(entry)) => {
             alerts.extend(entry);
             // The run this tab had on its page stays within reach of Undo:
-            // this tab's own copy if it has one (another tab may have saved
-            // a different run since), else the run this browser had saved.
+            // this tab's own copy where a reload would open it (another tab
+            // may have saved a different run since), else the run this
+            // browser had saved.
             let checkpoint = stored_run(STORAGE_KEY);
-            let own = tab_storage()
-                .and_then(|tab| tab.get_item(STORAGE_KEY).ok().flatten())
-                .and_then(|text| replayed(&text).ok());
+            let tab = tab_storage();
+            let unsaved = tab
+                .as_ref()
+                .is_some_and(|t| t.get_item(UNSAVED_KEY).ok().flatten().is_some());
+            // Beside no checkpoint, a copy that is not newer was forgotten.
+            let own = tab
+                .and_then(|t| t.get_item(STORAGE_KEY).ok().flatten())
+                .filter(|_| unsaved || !matches!(checkpoint, Ok(None)))
+                .and_then(|text| match replayed(&text) {
+                    Ok(run) => Some(run),
+                    Err(why) => {
+                        alerts.push(format!(
+                            "This tab's own copy of its run could not be opened: {why}; Undo brings back the run this browser had saved, if any, and this tab's copy is replaced at its next save."
+                        ));
+                        None
+                    }
+                });
+            // The link's run is saved over a run another tab saved since.
+            let over_other_tab =
+                !unsaved && matches!((&own, &checkpoint), (Some(o), Ok(Some(c))) if o != c);
             match (own, checkpoint) {
                 (Some(run), Ok(_)) => keep_for_undo(store, Some(run)),
-                (_, Ok(run)) => keep_for_undo(store, run),
+                (None, Ok(run)) => keep_for_undo(store, run),
                 // A run the user opened on purpose outweighs a text that is
                 // already unreadable: with the link gone from the address,
                 // holding it back would lose it on a reload.
@@ -277,6 +296,9 @@ pub fn restore(store: Store) -> Option<Hold> {
                 }
             }
             say_opened(store, "Opened the shared run.");
+            if over_other_tab {
+                add_to_notice(store, OTHER_TAB_REPLACED);
+            }
         }
         // No link, or one that cannot be opened: what opens in its place is
         // said in a notice, or in the link's alert.
@@ -296,9 +318,10 @@ pub fn restore(store: Store) -> Option<Hold> {
                     (Some(said.into()), said)
                 }
                 own_tab => match (restore_saved(store), own_tab) {
+                    // The copy's failure says what opened instead.
                     (Saved::Restored, OwnCopy::Failed(why)) => {
                         alerts.push(why);
-                        (None, "The run saved in this browser was opened instead.")
+                        (None, "")
                     }
                     (Saved::Restored, own_tab) => {
                         mine = matches!(own_tab, OwnCopy::Checkpoint { mine: true });
@@ -307,10 +330,13 @@ pub fn restore(store: Store) -> Option<Hold> {
                             "The run saved in this browser was opened instead.",
                         )
                     }
-                    (Saved::None, own_tab) => {
-                        alerts.extend(failed(own_tab));
-                        (None, "A fresh run was started.")
-                    }
+                    (Saved::None, own_tab) => match failed(own_tab) {
+                        Some(why) => {
+                            alerts.push(why);
+                            (None, "")
+                        }
+                        None => (None, "A fresh run was started."),
+                    },
                     (Saved::Unreadable(why, aside), own_tab) => {
                         alerts.extend(failed(own_tab));
                         checkpoint_stays = aside.stayed.is_some();
@@ -611,17 +637,29 @@ const OTHER_TAB: &str = "Another tab of this page saved a different run in this 
 
 /// What a tab says when another tab of the page has the browser forget the
 /// saved run.
-const FORGOTTEN_ELSEWHERE: &str = "Another tab of this page had this browser forget the saved run. This tab's run is still on the page and is saved again at its next change; until then a reload of this tab starts a fresh run. Download run or Copy link keeps it for sure.";
+const FORGOTTEN_ELSEWHERE: &str = "Another tab of this page had this browser forget the saved run, and this tab forgot its own copy of it. This tab's run is still on the page and is saved again at its next change (while it plays, at once); until then a reload of this tab starts a fresh run. Download run or Copy link keeps it for sure.";
+
+/// What opening a link says when it replaces, in storage, a run another tab
+/// saved after this tab's.
+const OTHER_TAB_REPLACED: &str = "It replaces in this browser the run another tab of this page saved since; that tab still has it on its page (Download run or Copy link there keeps it).";
+
+/// Written and at once removed by *Forget saved run*, so that other tabs of
+/// the page hear of it (and of nothing else that removes the checkpoint).
+const FORGOTTEN_KEY: &str = "a2a-control-room/forgotten";
 
 /// Another tab of this page saving its run here replaces this tab's
 /// checkpoint (the browser keeps one, the last saved): said in an alert, so
 /// that a run is not lost without a word. Said once, and never over another
 /// alert (it waits until that one is gone): the other tab may be playing,
-/// saving four times a second.
+/// saving four times a second. Another tab's *Forget saved run* makes this
+/// tab forget its own copy too, and is said as each one comes (also after
+/// an alert up then).
 pub fn watch_other_tabs(store: Store) {
     let told = StoredValue::new(false);
     // Another tab saved while an alert was up: to be said once it is gone.
     let due = StoredValue::new(false);
+    // Another tab forgot the saved run while an alert was up.
+    let forgot = StoredValue::new(false);
     let tell = move |theirs: &str| {
         if store.run_json() != theirs {
             told.set_value(true);
@@ -629,19 +667,21 @@ pub fn watch_other_tabs(store: Store) {
         }
     };
     let handle = window_event_listener(leptos::ev::storage, move |ev| {
-        // Another tab forgot the saved run (or the page's storage was
-        // cleared): this tab forgets its own copy too, and says so.
-        if matches!(ev.key().as_deref(), None | Some(STORAGE_KEY)) && ev.new_value().is_none() {
+        let key = ev.key();
+        if key.as_deref() == Some(FORGOTTEN_KEY) && ev.new_value().is_some() {
             if let Some(tab) = tab_storage() {
                 let _ = tab.remove_item(STORAGE_KEY);
                 let _ = tab.remove_item(UNSAVED_KEY);
             }
             if !store.saved_run().script.is_empty() {
-                store.raise(FORGOTTEN_ELSEWHERE.into());
+                match store.alert.with_untracked(Option::is_some) {
+                    true => forgot.set_value(true),
+                    false => store.raise(FORGOTTEN_ELSEWHERE.into()),
+                }
             }
             return;
         }
-        if told.get_value() || ev.key().as_deref() != Some(STORAGE_KEY) {
+        if told.get_value() || key.as_deref() != Some(STORAGE_KEY) {
             return;
         }
         let Some(theirs) = ev.new_value() else {
@@ -656,7 +696,13 @@ pub fn watch_other_tabs(store: Store) {
     on_cleanup(move || handle.remove());
     // What is saved then decides: this tab may have saved its run again since.
     Effect::new(move |_| {
-        if store.alert.with(Option::is_none) && due.get_value() && !told.get_value() {
+        if store.alert.with(Option::is_some) {
+            return;
+        }
+        if forgot.get_value() {
+            forgot.set_value(false);
+            store.raise(FORGOTTEN_ELSEWHERE.into());
+        } else if due.get_value() && !told.get_value() {
             due.set_value(false);
             if let Some(theirs) = stored(STORAGE_KEY) {
                 tell(&theirs);
@@ -1211,6 +1257,9 @@ pub fn SharePanel() -> impl IntoView {
         for key in run_keys(&s) {
             let _ = s.remove_item(&key);
         }
+        // Heard by the other tabs of the page, which forget their copies.
+        let _ = s.set_item(FORGOTTEN_KEY, &js_sys::Date::now().to_string());
+        let _ = s.remove_item(FORGOTTEN_KEY);
         unreadable.set(Vec::new());
         // Nothing of a run stays in this browser: Undo's copy goes too.
         store.replaced.set(None);
