@@ -182,7 +182,7 @@ pub fn InspectPanel() -> impl IntoView {
                         {move || if proposal.get() {
                             " — a pause's minutes (proposal); the clock stands still while a task waits for input or authorization"
                         } else {
-                            " — the clock stands still while a task waits for input or authorization (the time bar draws each wait as a box between worked units, its width not to scale); only a pause (proposal) counts waiting minutes"
+                            " — the clock stands still while a task waits for input or authorization (the time bar draws each wait as a box of its own, not to scale); only a pause (proposal) counts waiting minutes"
                         }}
                     </span>
                 </dd>

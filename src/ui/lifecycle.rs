@@ -826,9 +826,6 @@ pub fn TimeBarView() -> impl IntoView {
             on:click=seek
         ></div>
         <p class="legend bar-legend" aria-hidden="true">
-            // The slider above counts recorded states; this bar measures
-            // time: their marks need not line up, and this says why.
-            <span class="legend-title">"Time bar, along active time:"</span>
             <span class="key worked">"units worked"</span>
             // Told apart by their outline where a phone's bar has no room
             // for their labels.
