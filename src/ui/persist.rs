@@ -1258,7 +1258,8 @@ pub fn SharePanel() -> impl IntoView {
             let _ = s.remove_item(&key);
         }
         // Heard by the other tabs of the page, which forget their copies.
-        let _ = s.set_item(FORGOTTEN_KEY, &js_sys::Date::now().to_string());
+        // (A whole number: formatting a float would add its code to the page.)
+        let _ = s.set_item(FORGOTTEN_KEY, &(js_sys::Date::now() as u64).to_string());
         let _ = s.remove_item(FORGOTTEN_KEY);
         unreadable.set(Vec::new());
         // Nothing of a run stays in this browser: Undo's copy goes too.
