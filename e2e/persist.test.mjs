@@ -412,6 +412,46 @@ test('over a run another tab saved since, a link loaded in this tab puts this ta
   await a.context().close();
 });
 
+test('the run a link replaced stays within this tab\'s Undo across a reload, whatever another tab saves', async () => {
+  const a = await openPage(browser());
+  const step = (p) => p.getByRole('button', { name: 'Step', exact: true }).click();
+  for (let i = 0; i < 2; i++) await step(a);
+  await settle(a);
+  const mine = await snapshot(a);
+  const link = await linkOfRun(3);
+  await a.evaluate((h) => { location.hash = h; }, new URL(link).hash);
+  await a.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  await settle(a);
+  // Another tab, with nothing to undo, saves a run of its own.
+  const b = await watch(await a.context().newPage());
+  await b.goto(BASE_URL);
+  await b.getByTestId('task-state').waitFor();
+  await b.getByRole('button', { name: 'Restart experiment' }).click();
+  await step(b);
+  await settle(b);
+  assert.equal(await b.evaluate(() => localStorage.getItem('a2a-control-room/run.previous')), null);
+  // A reload of the first tab opens its own run, and its Undo still brings
+  // back the run the link replaced.
+  await a.reload();
+  await a.getByTestId('task-state').waitFor();
+  assert.match(await text(a, 'notice'), /^Restored this tab's own run/);
+  await a.getByRole('button', { name: 'Undo: bring back the run from before' }).click();
+  assert.deepEqual(await snapshot(a), mine);
+  // A link whose run is the one saved here replaces nothing of another tab's.
+  const c = await watch(await a.context().newPage());
+  await c.goto(link);
+  await c.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  await settle(c);
+  await b.goto('about:blank');
+  await b.goto(link);
+  await b.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  assert.doesNotMatch(await text(b, 'notice'), /It replaces in this browser the run another tab/);
+  assertNoErrors(a);
+  assertNoErrors(b);
+  assertNoErrors(c);
+  await a.context().close();
+});
+
 test('a checkpoint that decodes but does not replay is set aside and said; this tab\'s own run opens and is saved over it', async () => {
   const page = await openPage(browser());
   for (let i = 0; i < 3; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();

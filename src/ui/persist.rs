@@ -17,7 +17,9 @@ use wasm_bindgen::JsCast;
 /// Where the checkpoint lives in `localStorage`.
 pub const STORAGE_KEY: &str = "a2a-control-room/run";
 /// Where the run a link, an import or a settings change replaced is kept
-/// until the new run is acted on (Undo survives a reload).
+/// until the new run is acted on (Undo survives a reload). Each tab keeps
+/// its own copy under the same key in `sessionStorage`, for a reload that
+/// opens its own run (see [`restore_own_tab`]).
 pub const PREVIOUS_KEY: &str = "a2a-control-room/run.previous";
 /// The URL fragment prefix of a share link.
 pub const LINK_PREFIX: &str = "#run=";
@@ -260,9 +262,10 @@ pub fn restore(store: Store) -> Option<Hold> {
                         None
                     }
                 });
-            // The link's run is saved over a run another tab saved since.
-            let over_other_tab =
-                !unsaved && matches!((&own, &checkpoint), (Some(o), Ok(Some(c))) if o != c);
+            // The link's run is saved over a different run another tab
+            // saved since.
+            let over_other_tab = !unsaved
+                && matches!((&own, &checkpoint), (Some(o), Ok(Some(c))) if o != c && *c != store.saved_run());
             match (own, checkpoint) {
                 (Some(run), Ok(_)) => keep_for_undo(store, Some(run)),
                 (None, Ok(run)) => keep_for_undo(store, run),
@@ -368,8 +371,17 @@ pub fn restore(store: Store) -> Option<Hold> {
     // Otherwise a run replaced before the reload is still within reach of
     // Undo (not beside another tab's checkpoint: that copy is the other tab's;
     // beside one that cannot be read, as without this tab's copy).
-    if store.replaced.with_untracked(Option::is_none) && (!own || over_unreadable) {
-        keep_for_undo(store, previous);
+    if store.replaced.with_untracked(Option::is_none) {
+        if !own || over_unreadable {
+            keep_for_undo(store, previous);
+        } else {
+            // This tab's own run reopened: with this tab's own run for Undo,
+            // whatever another tab kept there since.
+            let own_previous = tab_storage()
+                .and_then(|tab| tab.get_item(PREVIOUS_KEY).ok().flatten())
+                .and_then(|text| replayed(&text).ok());
+            keep_for_undo(store, own_previous);
+        }
     }
     // A run opened next, before this one is acted on, leaves it in place.
     if opened {
@@ -518,13 +530,21 @@ thread_local! {
 /// changes) or when it is the first refused since one succeeded, not again
 /// at each save.
 fn store_undo_copy(store: Store, say: bool) {
+    let kept = store
+        .replaced
+        .with_untracked(|r| r.as_ref().map(|kept| kept.run.to_json()));
+    // This tab's own copy, which another tab's saves leave alone: a reload
+    // that opens this tab's own run offers it to Undo.
+    if let Some(tab) = tab_storage() {
+        let _ = match &kept {
+            Some(text) => tab.set_item(PREVIOUS_KEY, text),
+            None => tab.remove_item(PREVIOUS_KEY),
+        };
+    }
     let Some(s) = storage() else {
         return;
     };
-    match store
-        .replaced
-        .with_untracked(|r| r.as_ref().map(|kept| kept.run.to_json()))
-    {
+    match kept {
         Some(text) => match s.set_item(PREVIOUS_KEY, &text) {
             Ok(()) => {
                 UNDO_COPY_STAYS.set(false);
@@ -670,8 +690,9 @@ pub fn watch_other_tabs(store: Store) {
         let key = ev.key();
         if key.as_deref() == Some(FORGOTTEN_KEY) && ev.new_value().is_some() {
             if let Some(tab) = tab_storage() {
-                let _ = tab.remove_item(STORAGE_KEY);
-                let _ = tab.remove_item(UNSAVED_KEY);
+                for key in [STORAGE_KEY, PREVIOUS_KEY, UNSAVED_KEY] {
+                    let _ = tab.remove_item(key);
+                }
             }
             if !store.saved_run().script.is_empty() {
                 match store.alert.with_untracked(Option::is_some) {
@@ -1245,8 +1266,9 @@ pub fn SharePanel() -> impl IntoView {
             refused.set(false);
         }
         if let Some(tab) = tab_storage() {
-            let _ = tab.remove_item(STORAGE_KEY);
-            let _ = tab.remove_item(UNSAVED_KEY);
+            for key in [STORAGE_KEY, PREVIOUS_KEY, UNSAVED_KEY] {
+                let _ = tab.remove_item(key);
+            }
         }
         let Some(s) = storage() else {
             return store.raise(
