@@ -358,10 +358,12 @@ test('a tab told that another tab saved a different run over its own', async () 
   await a.context().close();
 });
 
+/** Presses Step on `page`. */
+const pressStep = (page) => page.getByRole('button', { name: 'Step', exact: true }).click();
+
 test('over a run another tab saved since, a link loaded in this tab puts this tab\'s own run in its place or within Undo; a forget in another tab is said', async () => {
   const a = await openPage(browser());
-  const step = (p) => p.getByRole('button', { name: 'Step', exact: true }).click();
-  for (let i = 0; i < 3; i++) await step(a);
+  for (let i = 0; i < 3; i++) await pressStep(a);
   await settle(a);
   const mine = await snapshot(a);
   // A second tab saves a different run over it.
@@ -369,7 +371,7 @@ test('over a run another tab saved since, a link loaded in this tab puts this ta
   await b.goto(BASE_URL);
   await b.getByTestId('task-state').waitFor();
   await b.getByRole('button', { name: 'Restart experiment' }).click();
-  await step(b);
+  await pressStep(b);
   await settle(b);
   const theirs = await snapshot(b);
   // A link that cannot be opened, loaded in the first tab: its own run comes
@@ -414,8 +416,7 @@ test('over a run another tab saved since, a link loaded in this tab puts this ta
 
 test('the run a link replaced stays within this tab\'s Undo across a reload, whatever another tab saves', async () => {
   const a = await openPage(browser());
-  const step = (p) => p.getByRole('button', { name: 'Step', exact: true }).click();
-  for (let i = 0; i < 2; i++) await step(a);
+  for (let i = 0; i < 2; i++) await pressStep(a);
   await settle(a);
   const mine = await snapshot(a);
   const link = await linkOfRun(3);
@@ -427,7 +428,7 @@ test('the run a link replaced stays within this tab\'s Undo across a reload, wha
   await b.goto(BASE_URL);
   await b.getByTestId('task-state').waitFor();
   await b.getByRole('button', { name: 'Restart experiment' }).click();
-  await step(b);
+  await pressStep(b);
   await settle(b);
   assert.equal(await b.evaluate(() => localStorage.getItem('a2a-control-room/run.previous')), null);
   // A reload of the first tab opens its own run, and its Undo still brings

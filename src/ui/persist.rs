@@ -105,18 +105,12 @@ impl Over {
 /// because the browser refused this tab's saves. A copy of this tab's that
 /// cannot be opened is said, and the checkpoint opened.
 fn restore_own_tab(store: Store) -> OwnCopy {
-    let Some(tab) = tab_storage() else {
-        return OwnCopy::Checkpoint { mine: false };
-    };
-    let Some(own) = tab.get_item(STORAGE_KEY).ok().flatten() else {
-        return OwnCopy::Checkpoint { mine: false };
-    };
-    let unsaved = tab.get_item(UNSAVED_KEY).ok().flatten().is_some();
     let saved = stored_run_text(STORAGE_KEY);
-    match &saved {
-        Some(s) if *s == own => return OwnCopy::Checkpoint { mine: true },
-        None if !unsaved => return OwnCopy::Checkpoint { mine: false },
-        _ => {}
+    let Some((own, unsaved)) = own_copy(saved.is_some()) else {
+        return OwnCopy::Checkpoint { mine: false };
+    };
+    if saved.as_ref() == Some(&own) {
+        return OwnCopy::Checkpoint { mine: true };
     }
     // Unreadable as the checkpoint's own restore finds it: one that decodes
     // but does not replay too.
@@ -143,6 +137,27 @@ fn restore_own_tab(store: Store) -> OwnCopy {
             OwnCopy::Failed(format!(
                 "This tab's own copy of its run could not be opened: {why}; {instead}."
             ))
+        }
+    }
+}
+
+/// This tab's own copy of its run, where a reload would consider it, and
+/// whether the browser refused to save it (it is then newer than the
+/// checkpoint). Beside no checkpoint (`checkpoint` false), a copy that is
+/// not newer was forgotten.
+fn own_copy(checkpoint: bool) -> Option<(String, bool)> {
+    let tab = tab_storage()?;
+    let own = tab.get_item(STORAGE_KEY).ok().flatten()?;
+    let unsaved = tab.get_item(UNSAVED_KEY).ok().flatten().is_some();
+    (checkpoint || unsaved).then_some((own, unsaved))
+}
+
+/// Forgets this tab's own copies: of its run, of the run kept for Undo, and
+/// that the browser refused to save it.
+fn forget_tab_copies() {
+    if let Some(tab) = tab_storage() {
+        for key in [STORAGE_KEY, PREVIOUS_KEY, UNSAVED_KEY] {
+            let _ = tab.remove_item(key);
         }
     }
 }
@@ -245,15 +260,9 @@ pub fn restore(store: Store) -> Option<Hold> {
             // may have saved a different run since), else the run this
             // browser had saved.
             let checkpoint = stored_run(STORAGE_KEY);
-            let tab = tab_storage();
-            let unsaved = tab
-                .as_ref()
-                .is_some_and(|t| t.get_item(UNSAVED_KEY).ok().flatten().is_some());
-            // Beside no checkpoint, a copy that is not newer was forgotten.
-            let own = tab
-                .and_then(|t| t.get_item(STORAGE_KEY).ok().flatten())
-                .filter(|_| unsaved || !matches!(checkpoint, Ok(None)))
-                .and_then(|text| match replayed(&text) {
+            let copy = own_copy(!matches!(checkpoint, Ok(None)));
+            let unsaved = copy.as_ref().is_some_and(|(_, unsaved)| *unsaved);
+            let own = copy.and_then(|(text, _)| match replayed(&text) {
                     Ok(run) => Some(run),
                     Err(why) => {
                         alerts.push(format!(
@@ -689,11 +698,7 @@ pub fn watch_other_tabs(store: Store) {
     let handle = window_event_listener(leptos::ev::storage, move |ev| {
         let key = ev.key();
         if key.as_deref() == Some(FORGOTTEN_KEY) && ev.new_value().is_some() {
-            if let Some(tab) = tab_storage() {
-                for key in [STORAGE_KEY, PREVIOUS_KEY, UNSAVED_KEY] {
-                    let _ = tab.remove_item(key);
-                }
-            }
+            forget_tab_copies();
             if !store.saved_run().script.is_empty() {
                 match store.alert.with_untracked(Option::is_some) {
                     true => forgot.set_value(true),
@@ -1265,11 +1270,7 @@ pub fn SharePanel() -> impl IntoView {
             forgotten.set_value(Some(store.run_json()));
             refused.set(false);
         }
-        if let Some(tab) = tab_storage() {
-            for key in [STORAGE_KEY, PREVIOUS_KEY, UNSAVED_KEY] {
-                let _ = tab.remove_item(key);
-            }
-        }
+        forget_tab_copies();
         let Some(s) = storage() else {
             return store.raise(
                 "Nothing to forget: this browser does not let the page use its storage (it is off), so no run is saved here.".into(),
