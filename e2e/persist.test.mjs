@@ -414,6 +414,43 @@ test('over a run another tab saved since, a link loaded in this tab puts this ta
   await a.context().close();
 });
 
+test('a link pasted into an open tab says it replaces a run another tab saved since; Back from a link that failed takes its alert away', async () => {
+  const a = await openPage(browser());
+  for (let i = 0; i < 2; i++) await pressStep(a);
+  await settle(a);
+  const link = await linkOfRun(4);
+  // A second tab saves a different run over this tab's; this tab is told.
+  const b = await watch(await a.context().newPage());
+  await b.goto(BASE_URL);
+  await b.getByTestId('task-state').waitFor();
+  await b.getByRole('button', { name: 'Restart experiment' }).click();
+  await pressStep(b);
+  await settle(b);
+  await a.getByRole('alert').filter({ hasText: 'Another tab of this page saved a different run' }).waitFor();
+  await a.keyboard.press('Escape');
+  // The link, pasted into the first tab's address bar, is saved over it.
+  await a.evaluate((h) => { location.hash = h; }, new URL(link).hash);
+  await a.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
+  assert.match(await text(a, 'notice'), /It replaces in this browser the run another tab of this page saved since; that tab still has it on its page/);
+  await settle(a);
+  // The same link again holds the run on the page: nothing is replaced.
+  await a.evaluate((h) => { location.hash = h; }, new URL(link).hash);
+  await a.waitForFunction(() => !location.hash);
+  assert.doesNotMatch(await text(a, 'notice'), /It replaces in this browser the run another tab/);
+  // A link that fails says it stays in the address bar; Back takes it out,
+  // and the alert with it.
+  const before = await snapshot(a);
+  await a.evaluate(() => { location.hash = '#run=%7Bbroken'; });
+  await a.getByTestId('alert').filter({ hasText: 'The link stays in the address bar' }).waitFor();
+  await a.goBack();
+  await a.waitForFunction(() => !location.hash);
+  await a.waitForFunction(() => document.querySelector('[data-testid=alert]').textContent === '');
+  assert.deepEqual(await snapshot(a), before);
+  assertNoErrors(a);
+  assertNoErrors(b);
+  await a.context().close();
+});
+
 test('the run a link replaced stays within this tab\'s Undo across a reload, whatever another tab saves', async () => {
   const a = await openPage(browser());
   for (let i = 0; i < 2; i++) await pressStep(a);

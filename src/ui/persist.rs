@@ -642,20 +642,50 @@ fn keep_preference(key: &str, value: Option<&str>) {
 /// A share link pasted into the address bar of the open page is opened too
 /// (only the fragment changes, so the page does not reload).
 pub fn follow_links(store: Store) {
-    let handle = window_event_listener_untyped("hashchange", move |_| match take_link(store) {
-        None => {}
-        Some(Ok(entry)) => {
-            say_opened(store, "Opened the shared run.");
-            if let Some(why) = entry {
-                store.raise(why);
+    let handle = window_event_listener_untyped("hashchange", move |_| {
+        // A run another tab saved since, with the run on the page then.
+        let theirs = other_tabs_checkpoint().map(|t| (t, store.saved_run()));
+        match take_link(store) {
+            // Back (or a hand edit) took a link that could not be opened out
+            // of the address bar: its alert, which says it stays there, goes.
+            None => {
+                if store
+                    .alert
+                    .with_untracked(|a| a.as_deref().is_some_and(|a| a.contains(LINK_STAYS)))
+                {
+                    store.alert.set(None);
+                }
             }
+            Some(Ok(entry)) => {
+                say_opened(store, "Opened the shared run.");
+                // Saved next, over a different run another tab saved since
+                // (unless the link held the run on the page: nothing to save).
+                let now = store.saved_run();
+                if theirs.is_some_and(|(t, was)| was != now && replayed(&t).ok() != Some(now)) {
+                    add_to_notice(store, OTHER_TAB_REPLACED);
+                }
+                if let Some(why) = entry {
+                    store.raise(why);
+                }
+            }
+            Some(Err(why)) => store.raise(format!(
+                "The shared link could not be opened: {why}. The run on the page is unchanged. \
+                 {LINK_STAYS}"
+            )),
         }
-        Some(Err(why)) => store.raise(format!(
-            "The shared link could not be opened: {why}. The run on the page is unchanged. \
-             {LINK_STAYS}"
-        )),
     });
     on_cleanup(move || handle.remove());
+}
+
+/// The checkpoint's text when it is a run another tab saved after this
+/// tab's last save (not one older than this tab's copy, which the browser
+/// refused to save).
+fn other_tabs_checkpoint() -> Option<String> {
+    let checkpoint = stored(STORAGE_KEY)?;
+    match own_copy(true)? {
+        (own, false) if own != checkpoint => Some(checkpoint),
+        _ => None,
+    }
 }
 
 /// What the page says when the browser refuses to save the run.
