@@ -116,6 +116,10 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   const copied = JSON.parse(await clipboard());
   assert.equal(copied.length, shown);
   assert.equal(copied[0].method, 'SendStreamingMessage');
+  // The copy is said in the notice, which floats over the page: it goes by
+  // itself after a few seconds.
+  assert.equal(await text(page, 'notice'), 'Messages copied to the clipboard.');
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]').textContent === '', null, { timeout: 10000 });
   // The start of work is one frame: copied as that message's object.
   await page.getByTestId('trace-entry').nth(1).click();
   assert.equal(await page.getByTestId('wire-message').count(), 1);

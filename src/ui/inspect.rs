@@ -35,9 +35,13 @@ pub fn copy_label(copied: RwSignal<u32>, idle: &'static str) -> &'static str {
     }
 }
 
+/// How long the notice that a text was copied stays, in seconds.
+pub const COPIED_NOTICE_S: u64 = 6;
+
 /// Copies `text` to the clipboard. Success shows on the button itself for
 /// two seconds after the last copy (`copied` counts copies; 0 is idle) and
-/// in the notice line, which is announced; a refusal is an alert.
+/// in the notice line, which is announced, for [`COPIED_NOTICE_S`]; a
+/// refusal is an alert.
 pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSignal<u32>) {
     let navigator = window().navigator();
     // A page served over plain http (not localhost) has no clipboard at all.
@@ -53,10 +57,22 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
     leptos::task::spawn_local(async move {
         match wasm_bindgen_futures::JsFuture::from(promise).await {
             Ok(_) => {
-                // Said in the status line too, for a screen reader.
-                store
-                    .notice
-                    .set(Some(format!("{label} copied to the clipboard.")));
+                // Said in the notice too, for a screen reader; gone after a
+                // while, as it floats over the page, unless it changed since
+                // or focus is on its Dismiss.
+                let said = format!("{label} copied to the clipboard.");
+                store.notice.set(Some(said.clone()));
+                set_timeout(
+                    move || {
+                        let in_notice = document()
+                            .active_element()
+                            .is_some_and(|a| a.closest(".notice").ok().flatten().is_some());
+                        if !in_notice && store.notice.try_get_untracked() == Some(Some(said)) {
+                            store.notice.try_set(None);
+                        }
+                    },
+                    std::time::Duration::from_secs(COPIED_NOTICE_S),
+                );
                 let this = copied.get_untracked() + 1;
                 copied.set(this);
                 set_timeout(
