@@ -41,8 +41,9 @@ struct Saving {
     forgotten: StoredValue<Option<String>>,
     unread: StoredValue<Option<String>>,
     /// The browser refused the last save (storage full or off): said in
-    /// *Save and share* until a save succeeds.
-    refused: RwSignal<bool>,
+    /// *Save and share* until a save succeeds. `Some(true)` when this tab's
+    /// own copy was kept (a reload of this tab brings the run back).
+    refused: RwSignal<Option<bool>>,
 }
 
 fn storage() -> Option<web_sys::Storage> {
@@ -938,7 +939,7 @@ pub fn autosave(store: Store, hold: Option<Hold>) {
             .then(|| stored_run_text(STORAGE_KEY))
             .flatten(),
     );
-    let refused = RwSignal::new(false);
+    let refused = RwSignal::new(None);
     provide_context(Saving {
         due,
         forgotten,
@@ -953,9 +954,9 @@ pub fn autosave(store: Store, hold: Option<Hold>) {
             let text = store.run_json();
             if forgotten.with_value(|f| f.as_deref() != Some(text.as_str())) {
                 forgotten.set_value(None);
-                if let Some(ok) = save(store, &text) {
-                    if refused.get_untracked() == ok {
-                        refused.set(!ok);
+                if let Some(now) = save(store, &text) {
+                    if refused.get_untracked() != now {
+                        refused.set(now);
                     }
                 }
             }
@@ -992,9 +993,10 @@ fn mark_save(what: &str) {
     }
 }
 
-/// Saves `text` as the run; whether the browser took it (`None`: too large
-/// to save, said as such).
-fn save(store: Store, text: &str) -> Option<bool> {
+/// Saves `text` as the run: `Some(None)` when the browser took it; when it
+/// refused, whether this tab's own copy was kept (`None`: too large to
+/// save, said as such).
+fn save(store: Store, text: &str) -> Option<Option<bool>> {
     if let Err(why) = within_limit(text) {
         add_to_notice(store, &why);
         return None;
@@ -1005,9 +1007,7 @@ fn save(store: Store, text: &str) -> Option<bool> {
     // it at start-up), and a refusal is said before that copy is gone.
     store_undo_copy(store, false);
     // This tab's copy, for its reload (see `restore_own_tab`).
-    if let Some(tab) = tab_storage() {
-        let _ = tab.set_item(STORAGE_KEY, text);
-    }
+    let tab_kept = tab_storage().is_some_and(|tab| tab.set_item(STORAGE_KEY, text).is_ok());
     let saved = matches!(
         storage().map(|s| s.set_item(STORAGE_KEY, text)),
         Some(Ok(()))
@@ -1023,10 +1023,10 @@ fn save(store: Store, text: &str) -> Option<bool> {
         if !SAVE_REFUSED.replace(true) {
             add_to_notice(store, SAVE_REFUSED_NOTICE);
         }
-        return Some(false);
+        return Some(Some(tab_kept));
     }
     SAVE_REFUSED.set(false);
-    Some(true)
+    Some(None)
 }
 
 /// Says `text` in the notice after what it already says (a fresh start,
@@ -1241,7 +1241,7 @@ pub fn SharePanel() -> impl IntoView {
     // The unreadable checkpoint that stayed under its key, as it was read:
     // offered whatever has been saved over it since.
     let saving = use_context::<Saving>();
-    let refused = saving.map_or_else(|| RwSignal::new(false), |s| s.refused);
+    let refused = saving.map_or_else(|| RwSignal::new(None), |s| s.refused);
     let unread = saving.and_then(|s| s.unread.get_value());
     let held = unread.map(|text| {
         let label = format!("Download {STORAGE_KEY}, as it was read when the page opened");
@@ -1298,7 +1298,7 @@ pub fn SharePanel() -> impl IntoView {
             due.set_value(false);
             mark_save("idle");
             forgotten.set_value(Some(store.run_json()));
-            refused.set(false);
+            refused.set(None);
         }
         forget_tab_copies();
         let Some(s) = storage() else {
@@ -1372,9 +1372,13 @@ pub fn SharePanel() -> impl IntoView {
                 "when you reopen the page. A link or a run file reproduces it exactly elsewhere: "
                 "same ids, recorded states, trace and position."
             </p>
-            <p class="warning" data-testid="not-saved" hidden=move || !refused.get()>
+            <p class="warning" data-testid="not-saved" hidden=move || refused.get().is_none()>
                 "Not saved now: this browser refuses to store the run (storage is full or off), "
-                "so closing this tab loses what changed since the last save. "
+                {move || match refused.get() {
+                    Some(true) => "so closing this tab loses what changed since the last save \
+                                   (a reload of this tab brings it back). ",
+                    _ => "so closing or reloading this tab loses what changed since the last save. ",
+                }}
                 "Download run or Copy link keeps it."
             </p>
             <div class="buttons">
