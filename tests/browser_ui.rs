@@ -1605,7 +1605,8 @@ async fn the_wire_panel_compares_an_exchange_in_both_pause_encodings() {
     assert!(compared_types(&p).is_empty());
     assert_eq!(
         p.text("[data-testid=wire-compare-same]"),
-        "The same messages in both encodings: this exchange does not touch the pause."
+        "The same JSON in both encodings: this exchange does not touch the pause. \
+         In the extension encoding, only its A2A-Extensions request and response headers differ."
     );
 }
 
@@ -1691,6 +1692,12 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
         "{alert}"
     );
     assert!(alert.contains("-32011"), "{alert}");
+    // The wrong token is plainly not one the agent issued (its are UUIDs).
+    let sent = p.text("[data-testid=wire-messages]");
+    assert!(
+        sent.contains("\"resumeToken\": \"not-the-issued-token\""),
+        "{sent}"
+    );
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
     p.click("#act-resume").await;
     assert_eq!(p.state(), "TASK_STATE_WORKING");

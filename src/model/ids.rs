@@ -35,8 +35,12 @@ enum IdScheme {
 }
 
 /// A well-formed version-4 id that no [`IdSource`] yields: *Get unknown task*
-/// asks for it and *Resume with wrong token* (proposal) sends it.
+/// asks for it.
 pub const NEVER_ISSUED_ID: &str = "00000000-0000-4000-8000-000000000000";
+
+/// Proposal: the resume token *Resume with wrong token* sends, which no
+/// pause issues (a token is an opaque string; the agent's are UUIDs).
+pub const WRONG_RESUME_TOKEN: &str = "not-the-issued-token";
 
 /// The largest seed a JSON number keeps exactly in every tool: JavaScript
 /// numbers hold integers exactly up to 2^53 − 1, so a run file rewritten by

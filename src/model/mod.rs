@@ -26,7 +26,7 @@ pub use config::{Config, ConfigError, Setting, Switch};
 pub use experiment::{
     Applied, Experiment, PlayStop, SeekError, TerminalRequestStop, MAX_APPLIED, MAX_TRACE_ENTRIES,
 };
-pub use ids::{short_id, IdSource, MAX_PORTABLE_SEED, NEVER_ISSUED_ID};
+pub use ids::{short_id, IdSource, MAX_PORTABLE_SEED, NEVER_ISSUED_ID, WRONG_RESUME_TOKEN};
 pub use lifecycle::{
     Ahead, Mark, PlanMark, PossibleMove, Segment, Span, TimeBar, Transition, FORBIDDEN, GAP_UNITS,
     MAX_GAP_UNITS, TRANSITIONS,

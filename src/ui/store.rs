@@ -536,7 +536,7 @@ impl Store {
             self.exp
                 .with(|e| e.resume_token().unwrap_or_default().to_string())
         } else {
-            crate::model::NEVER_ISSUED_ID.to_string()
+            crate::model::WRONG_RESUME_TOKEN.to_string()
         };
         let input = self.resume_input.get();
         Action::ResumeTask {

@@ -615,7 +615,8 @@ pub fn WirePanel() -> impl IntoView {
                         if compared_same() {
                             return Some(view! {
                                 <p class="muted" data-testid="wire-compare-same">
-                                    "The same messages in both encodings: this exchange does not touch the pause."
+                                    "The same JSON in both encodings: this exchange does not touch the pause. \
+                                     In the extension encoding, only its A2A-Extensions request and response headers differ."
                                 </p>
                             }.into_any());
                         }
