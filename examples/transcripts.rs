@@ -78,6 +78,10 @@ impl Run {
             (&mut self.extra_ext, PauseEncoding::V1Extension),
         ] {
             extra.extend(wire::get_task(e, START_MS, enc));
+            // The same with historyLength 0 (no history) and 1 (the newest message).
+            for limit in [0, 1] {
+                extra.extend(wire::get_task_with_history(e, START_MS, enc, Some(limit)));
+            }
             extra.extend(wire::subscribe(e, START_MS, enc));
             extra.extend(wire::list_tasks(e, START_MS, enc));
         }

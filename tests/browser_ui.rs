@@ -1095,6 +1095,30 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     p.click("#wire-get-task").await;
     assert_eq!(payload_types(&p), ["GetTaskRequest", "Task"]);
     assert_eq!(p.count(".wire .warning"), 0, "the task as it is now");
+    // Its historyLength, chosen beside it: unset sends none; 0 gets no
+    // history member; 1 gets the newest message.
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        !raw.contains("historyLength") && raw.contains("\"history\": ["),
+        "{raw}"
+    );
+    p.choose("#get-task-history", "0").await;
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(
+        raw.contains("\"historyLength\": 0") && !raw.contains("\"history\""),
+        "{raw}"
+    );
+    assert!(p
+        .text("[data-testid=wire-heading]")
+        .ends_with("historyLength 0"));
+    p.choose("#get-task-history", "1").await;
+    let raw = p.text("[data-testid=wire-messages]");
+    assert!(raw.contains("\"historyLength\": 1"), "{raw}");
+    assert_eq!(raw.matches("\"messageId\"").count(), 1, "{raw}");
+    p.choose("#get-task-history", "").await;
+    assert!(!p
+        .text("[data-testid=wire-messages]")
+        .contains("historyLength"));
     // The status line says what came back, for a reader of the page who
     // does not read the JSON.
     let state = p.state();

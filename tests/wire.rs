@@ -421,6 +421,47 @@ fn input_required_closes_the_stream_and_clarification_opens_a_new_one() {
 }
 
 #[test]
+fn get_task_with_a_history_length_gets_that_many_of_the_newest_messages() {
+    let mut e = with(|c| c.input_gate = 2);
+    run(&mut e, 100);
+    e.apply(Action::SupplyClarification("Blue.".into()))
+        .unwrap();
+    run(&mut e, 100);
+    let whole = &wire::get_task(&e, START, CORE)[1].message["result"]["history"];
+    let whole = whole.as_array().unwrap();
+    assert!(whole.len() >= 3, "{whole:?}");
+    // Unset: the request names none, and the whole history comes back.
+    let unset = wire::get_task_with_history(&e, START, CORE, None);
+    assert!(unset[0].message["params"].get("historyLength").is_none());
+    assert_eq!(
+        unset[1].message["result"]["history"].as_array().unwrap(),
+        whole
+    );
+    // n: the n most recent messages, the clarification last.
+    for n in [1, 2] {
+        let got = wire::get_task_with_history(&e, START, CORE, Some(n));
+        assert_eq!(got[0].message["params"]["historyLength"], n);
+        let kept = got[1].message["result"]["history"].as_array().unwrap();
+        assert_eq!(kept[..], whole[whole.len() - n as usize..]);
+        assert_eq!(kept.last().unwrap()["parts"][0]["text"], "Blue.");
+    }
+    // More than there are: all of them.
+    let many = wire::get_task_with_history(&e, START, CORE, Some(1000));
+    assert_eq!(
+        many[1].message["result"]["history"].as_array().unwrap(),
+        whole
+    );
+    // 0: no messages, and no `history` member at all; the rest as unset.
+    let none = wire::get_task_with_history(&e, START, CORE, Some(0));
+    assert_eq!(none[0].message["params"]["historyLength"], 0);
+    let task = none[1].message["result"].as_object().unwrap();
+    assert!(!task.contains_key("history"), "{task:?}");
+    let mut rest = unset[1].message["result"].clone();
+    rest.as_object_mut().unwrap().shift_remove("history");
+    assert_eq!(none[1].message["result"], rest);
+}
+
+#[test]
 fn auth_required_keeps_the_stream_open() {
     let mut e = with(|c| c.auth_gate = 2);
     run(&mut e, 100);

@@ -71,6 +71,8 @@ pub struct Store {
     pub notice: RwSignal<Option<String>>,
     /// What the Wire panel shows.
     pub wire_view: RwSignal<WireView>,
+    /// The `historyLength` the Wire panel's *Get task* sends (unset: none).
+    pub get_task_history: RwSignal<Option<u32>>,
     /// Whether the trace lists the agent's seconds and minutes that change
     /// no state; off, choosing the entry before or after skips them too.
     pub show_ticks: RwSignal<bool>,
@@ -234,6 +236,7 @@ impl Store {
             status: RwSignal::new(String::new()),
             notice: RwSignal::new(None),
             wire_view: RwSignal::new(WireView::Latest),
+            get_task_history: RwSignal::new(None),
             show_ticks: RwSignal::new(true),
             pause_mode: RwSignal::new(PauseMode::FinishStep),
             pause_reason: RwSignal::new("Operator review of the work so far.".into()),

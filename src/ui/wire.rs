@@ -27,6 +27,15 @@ pub enum WireView {
     GetUnknownTask,
 }
 
+/// The `historyLength` values *Get task* offers, and how each is shown.
+const HISTORY_LENGTHS: [(Option<u32>, &str); 5] = [
+    (None, "unset (all)"),
+    (Some(0), "0 (none)"),
+    (Some(1), "1"),
+    (Some(2), "2"),
+    (Some(3), "3"),
+];
+
 #[component]
 pub fn WirePanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -46,7 +55,9 @@ pub fn WirePanel() -> impl IntoView {
         let kind = view_kind.get();
         let seq = entry();
         store.exp.with(|e| match kind {
-            WireView::GetTask => wire::get_task(e, start, enc),
+            WireView::GetTask => {
+                wire::get_task_with_history(e, start, enc, store.get_task_history.get())
+            }
             WireView::Subscribe => wire::subscribe(e, start, enc),
             WireView::ListTasks => wire::list_tasks(e, start, enc),
             WireView::GetUnknownTask => wire::get_unknown_task(e),
@@ -77,7 +88,10 @@ pub fn WirePanel() -> impl IntoView {
         })
     };
     let heading = move || match view_kind.get() {
-        WireView::GetTask => "On demand: GetTask for the viewed task".to_string(),
+        WireView::GetTask => match store.get_task_history.get() {
+            None => "On demand: GetTask for the viewed task".to_string(),
+            Some(n) => format!("On demand: GetTask for the viewed task, historyLength {n}"),
+        },
         WireView::Subscribe => "On demand: SubscribeToTask for the viewed task".to_string(),
         WireView::ListTasks => "On demand: ListTasks for this context".to_string(),
         WireView::GetUnknownTask => {
@@ -558,6 +572,35 @@ pub fn WirePanel() -> impl IntoView {
             // scrolling in its own box. On: every message whole, to read or
             // show one in full (the page then grows with them).
             <super::actions::Toggle label="Show whole messages".to_string() value=whole/>
+            // What Get task asks for of the task's history, beside its exchange.
+            <Show when=move || view_kind.get() == WireView::GetTask>
+                <div class="field history-length">
+                    <label for="get-task-history">"historyLength"</label>
+                    <select
+                        id="get-task-history"
+                        aria-describedby="get-task-history-hint"
+                        on:change=move |ev| {
+                            store.get_task_history.set(event_target_value(&ev).parse().ok());
+                        }
+                    >
+                        {HISTORY_LENGTHS
+                            .into_iter()
+                            .map(|(n, label)| view! {
+                                <option
+                                    value=n.map(|n| n.to_string()).unwrap_or_default()
+                                    prop:selected=move || store.get_task_history.get() == n
+                                >
+                                    {label}
+                                </option>
+                            })
+                            .collect_view()}
+                    </select>
+                    <span class="hint" id="get-task-history-hint">
+                        "How many of the newest history messages Get task asks for: \
+                         unset, no limit; 0, none (the answer leaves history out)."
+                    </span>
+                </div>
+            </Show>
             // A self-park's exchange has a longer note: more room when one is set up.
             <div
                 class="wire-view"

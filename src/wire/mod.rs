@@ -277,16 +277,39 @@ pub fn transcript_in(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec
 /// (see `Walk::task_in_full`), with the pause proposal in `enc`. Its
 /// JSON-RPC id (`get-task-N`) is a string no request of the run uses.
 pub fn get_task(exp: &Experiment, start_ms: i64, enc: PauseEncoding) -> Vec<WireMessage> {
+    get_task_with_history(exp, start_ms, enc, None)
+}
+
+/// [`get_task`] with the request's `historyLength`
+/// (`GetTaskRequest.history_length`, an optional int32): unset, the
+/// client imposes no limit and gets the whole history; 0 asks for no
+/// messages, and the answer leaves `history` out (as the spec says it
+/// SHOULD); n gets the n most recent messages.
+pub fn get_task_with_history(
+    exp: &Experiment,
+    start_ms: i64,
+    enc: PauseEncoding,
+    history_length: Option<u32>,
+) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
     let id = format!("get-task-{n}");
-    let task = w.task_in_full(ti, rec, u32::MAX);
+    let mut task = w.task_in_full(ti, rec, u32::MAX);
+    let mut params = obj!("id" => task_id(exp, ti));
+    if let Some(limit) = history_length {
+        params["historyLength"] = limit.into();
+        if let Some(o) = task.as_object_mut() {
+            if limit == 0 {
+                o.shift_remove("history");
+            } else if let Some(Value::Array(history)) = o.get_mut("history") {
+                let older = history.len().saturating_sub(limit as usize);
+                history.drain(..older);
+            }
+        }
+    }
     let ty = proposal_if(&task, "Task", "proposal:Task");
     let mut answer = reply(id.as_str(), Transport::JsonRpc, ty, task);
     answer.of_pause = w.set_by_pause_timeout(&[w.status_since(ti, rec)]);
-    vec![
-        request(id, "GetTask", obj!("id" => task_id(exp, ti))),
-        answer,
-    ]
+    vec![request(id, "GetTask", params), answer]
 }
 
 /// `GetTask` for [`NEVER_ISSUED_ID`], answered with `TaskNotFoundError`
