@@ -356,6 +356,15 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.getByTestId('trace').focus();
   await page.keyboard.press(' ');
   assert.equal(await page.locator('#play').innerText(), 'Play');
+  // Nor on a panel a link took focus to, to read: Space scrolls the page.
+  const states = await page.getByTestId('trace-entry').count();
+  await page.getByTestId('to-guide').click();
+  assert.equal(await page.evaluate(() => document.activeElement.getAttribute('tabindex')), '-1');
+  const top = await page.evaluate(() => scrollY);
+  await page.keyboard.press(' ');
+  await page.waitForFunction((y) => scrollY > y, top);
+  assert.equal(await page.locator('#play').innerText(), 'Play');
+  assert.equal(await page.getByTestId('trace-entry').count(), states, 'nothing ran');
 
   // Finish, follow up, finish again, then view task 1: seen as it is now
   // (terminal), a client may still send it a message, which the agent

@@ -929,8 +929,14 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         if control && !transport {
             return;
         }
+        // A panel a link or the page moved focus to (tabindex −1), to read:
+        // Space scrolls the page there, as it does in any page; it does not
+        // start a task out of sight.
+        let region = target
+            .as_ref()
+            .is_some_and(|t| t.get_attribute("tabindex").as_deref() == Some("-1"));
         match ev.key().as_str() {
-            " " if !control => {
+            " " if !control && !region => {
                 ev.prevent_default();
                 // A held key repeats: Play toggles once per press, as the
                 // button does.

@@ -170,7 +170,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                     <summary>"Which keys"</summary>
                     "Space plays or pauses playback and → steps (both from the latest recorded state), [ and ] move through recorded states: not "
                     "while a field, the trace or another control has focus, except Play, Step and the ‹ › of "
-                    "Recorded states. Escape dismisses an alert or a notice. Enter in a text field of Act "
+                    "Recorded states; on a panel a link took focus to, Space scrolls. Escape dismisses an alert or a notice. Enter in a text field of Act "
                     "sends it (Shift+Enter: a new line)."
                 </details>
             </div>
