@@ -755,6 +755,8 @@ test('Enter pressed again and again on Step stops at the gate: it does not go on
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
   assert.equal(await focusedAnswer(page), 'Go to clarification');
   assert.ok(!(await entries()).some((e) => /supply clarification/.test(e)), 'nothing sent');
+  // The presses held back are said, once, not swallowed without a word.
+  assert.equal(await text(page, 'status'), 'Enter was held back at “Go to clarification”: focus moved there while Enter was being pressed for the control before. Rest a moment, then press Enter to use it.');
   // Another key ends the run: the next Enter counts, to the field; a run
   // of presses there, begun on the link, sends nothing either.
   await page.keyboard.press('Shift');
@@ -765,6 +767,7 @@ test('Enter pressed again and again on Step stops at the gate: it does not go on
     await page.waitForTimeout(100);
   }
   assert.equal(await text(page, 'task-state'), 'TASK_STATE_INPUT_REQUIRED');
+  assert.match(await text(page, 'status'), /^Enter was held back at “Clarification text”: /);
   // A deliberate Enter after a rest sends it.
   await page.waitForTimeout(500);
   await page.keyboard.press('Enter');

@@ -28,7 +28,7 @@ pub fn ControlRoom(
     // First of the page's window listeners for keys: a shortcut's action
     // comes after the press (a text field's own Enter says so itself).
     presses_end_the_same_click(store);
-    enter_runs_stay_behind();
+    enter_runs_stay_behind(store);
     if persist {
         // First: a link's pause encoding outweighs the one kept.
         persist::remember_preferences(store);
@@ -763,6 +763,11 @@ thread_local! {
     static ENTER_RUN: std::cell::RefCell<(f64, Option<web_sys::Element>)> =
         const { std::cell::RefCell::new((f64::NEG_INFINITY, None)) };
     static ENTER_GUARDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+    /// The page's store, where a press held back is said (the newest page's).
+    static ENTER_STORE: std::cell::Cell<Option<Store>> = const { std::cell::Cell::new(None) };
+    /// Whether the run of presses held back at the control focus was moved
+    /// to has been said (once per run).
+    static ENTER_TOLD: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
 /// Focus is being moved to `el` for the user: by every [`focus_in_place`]
@@ -775,6 +780,40 @@ pub fn moved_focus_to(el: &web_sys::Element) {
     ENTER_RUN.with_borrow_mut(|(last, moved)| {
         *moved = (js_sys::Date::now() - *last < ENTER_REST_MS).then(|| el.clone());
     });
+    ENTER_TOLD.set(false);
+}
+
+/// Says, once per run, that a press of Enter was held back at `control`.
+fn say_enter_held_back(control: Option<&web_sys::Element>) {
+    if ENTER_TOLD.replace(true) {
+        return;
+    }
+    let Some(store) = ENTER_STORE.get() else {
+        return;
+    };
+    // Its name as a reader hears it: a field's is its label's.
+    let name = control
+        .and_then(|c| {
+            let field = matches!(c.tag_name().as_str(), "INPUT" | "TEXTAREA" | "SELECT");
+            c.get_attribute("aria-label").or_else(|| match field {
+                true => document()
+                    .query_selector(&format!("label[for='{}']", c.id()))
+                    .ok()
+                    .flatten()
+                    .and_then(|l| l.text_content()),
+                false => c.text_content(),
+            })
+        })
+        .map(|n| n.split_whitespace().collect::<Vec<_>>().join(" "))
+        .filter(|n| !n.is_empty() && n.chars().count() <= 60);
+    let what = name.map_or_else(|| "here".to_string(), |n| format!("at “{n}”"));
+    let text = format!(
+        "Enter was held back {what}: focus moved there while Enter was being pressed for \
+         the control before. Rest a moment, then press Enter to use it."
+    );
+    if store.status.try_with_untracked(|_| ()).is_some() {
+        store.say(text);
+    }
 }
 
 /// Enter pressed again and again (on Step, up to a gate) stays with what it
@@ -783,9 +822,11 @@ pub fn moved_focus_to(el: &web_sys::Element) {
 /// Otherwise such a run would go on from Step through "Go to
 /// clarification" into the clarification field, and send its text unread.
 /// Any other key, a pointer or a mouse button ends the run, so a deliberate
-/// Enter after them always counts. Heard in the capture phase, before the control's
+/// Enter after them always counts. The first press held back says so in the
+/// status line. Heard in the capture phase, before the control's
 /// own handlers; installed once per page.
-fn enter_runs_stay_behind() {
+fn enter_runs_stay_behind(store: Store) {
+    ENTER_STORE.set(Some(store));
     if ENTER_GUARDED.replace(true) {
         return;
     }
@@ -811,6 +852,11 @@ fn enter_runs_stay_behind() {
         if stays {
             ev.prevent_default();
             ev.stop_immediate_propagation();
+            say_enter_held_back(
+                target
+                    .as_ref()
+                    .and_then(|t| t.dyn_ref::<web_sys::Element>()),
+            );
         }
     };
     let listener = wasm_bindgen::closure::Closure::<dyn Fn(web_sys::Event)>::new(hear);
