@@ -365,6 +365,16 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.waitForFunction((y) => scrollY > y, top);
   assert.equal(await page.locator('#play').innerText(), 'Play');
   assert.equal(await page.getByTestId('trace-entry').count(), states, 'nothing ran');
+  // The main area, where focus goes when an alert or a notice is dismissed,
+  // is no panel to read: Space is Play's key there (which, at this earlier
+  // state, says it plays only from the latest).
+  await page.evaluate(() => {
+    const main = document.querySelector('main');
+    main.setAttribute('tabindex', '-1');
+    main.focus();
+  });
+  await page.keyboard.press(' ');
+  await page.getByTestId('notice').filter({ hasText: /^Space plays only from the latest recorded state/ }).waitFor();
 
   // Finish, follow up, finish again, then view task 1: seen as it is now
   // (terminal), a client may still send it a message, which the agent

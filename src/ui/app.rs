@@ -472,10 +472,13 @@ fn show_panel(selector: &str) {
     }
 }
 
-/// Scrolls to the panel or region `el` and puts keyboard focus on it.
+/// Scrolls to the panel or region `el` and puts keyboard focus on it, to
+/// read: marked `data-read`, where Space scrolls the page as anywhere (see
+/// [`keyboard_shortcuts`]).
 pub fn show_region(el: web_sys::Element) {
     el.scroll_into_view();
-    focus_region(el);
+    focus_region(el.clone());
+    let _ = el.set_attribute("data-read", "");
 }
 
 /// Focuses a panel or the main area, which Tab does not stop at; the page
@@ -483,6 +486,7 @@ pub fn show_region(el: web_sys::Element) {
 fn focus_region(el: web_sys::Element) {
     if let Ok(el) = el.dyn_into::<web_sys::HtmlElement>() {
         let _ = el.set_attribute("tabindex", "-1");
+        let _ = el.remove_attribute("data-read");
         focus_without_scrolling(&el);
     }
 }
@@ -975,12 +979,13 @@ fn keyboard_shortcuts(store: Store, alert: AlertPlace) {
         if control && !transport {
             return;
         }
-        // A panel a link or the page moved focus to (tabindex −1), to read:
+        // A panel a link moved focus to, to read (see [`show_region`]):
         // Space scrolls the page there, as it does in any page; it does not
-        // start a task out of sight.
+        // start a task out of sight. (On the main area, where focus goes
+        // when an alert or a notice is dismissed, it plays.)
         let region = target
             .as_ref()
-            .is_some_and(|t| t.get_attribute("tabindex").as_deref() == Some("-1"));
+            .is_some_and(|t| t.has_attribute("data-read"));
         match ev.key().as_str() {
             " " if !control && !region => {
                 ev.prevent_default();
