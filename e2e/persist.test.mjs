@@ -1263,6 +1263,35 @@ test('a reload after refused saves brings back this tab\'s newer run, and says w
   await page.context().close();
 });
 
+test('a reload after this tab\'s own copy was refused opens the run saved in this browser, not that older copy', async () => {
+  const page = await openPage(browser());
+  // Full for this tab's copy (sessionStorage) only; the run is saved in this browser.
+  await page.context().addInitScript(() => {
+    const set = Storage.prototype.setItem;
+    Storage.prototype.setItem = function (key, value) {
+      if (this === window.sessionStorage && key === 'a2a-control-room/run' && sessionStorage.getItem('full')) {
+        throw new DOMException('full', 'QuotaExceededError');
+      }
+      return set.call(this, key, value);
+    };
+  });
+  await page.reload();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await settle(page);
+  await page.evaluate(() => sessionStorage.setItem('full', '1'));
+  for (let i = 0; i < 2; i++) await step.click();
+  await settle(page);
+  assert.ok(await page.getByTestId('not-saved').isHidden(), 'the run is saved');
+  const mine = await snapshot(page);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.deepEqual(await snapshot(page), mine, 'the run saved last, not the older copy of this tab');
+  assert.doesNotMatch(await text(page, 'notice'), /another tab/);
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a run grown past 1 MiB is no longer saved, linked or downloaded, and the page says so', async () => {
   const MAX = 1 << 20;
   const page = await openPage(browser());

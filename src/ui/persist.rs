@@ -1013,8 +1013,13 @@ fn save(store: Store, text: &str) -> Option<Option<bool>> {
         Some(Ok(()))
     );
     // Whether this tab's copy is newer than the checkpoint, for its reload.
+    // A copy the browser refused to write is gone, not left older than the
+    // run (a reload would open it over a newer checkpoint).
     if let Some(tab) = tab_storage() {
-        let _ = match saved {
+        if !tab_kept {
+            let _ = tab.remove_item(STORAGE_KEY);
+        }
+        let _ = match saved || !tab_kept {
             true => tab.remove_item(UNSAVED_KEY),
             false => tab.set_item(UNSAVED_KEY, "1"),
         };
