@@ -117,8 +117,12 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   assert.equal(copied.length, shown);
   assert.equal(copied[0].method, 'SendStreamingMessage');
   // The copy is said in the notice, which floats over the page: it goes by
-  // itself after a few seconds.
+  // itself six seconds after the latest copy, not after an earlier one's.
   assert.equal(await text(page, 'notice'), 'Messages copied to the clipboard.');
+  await page.waitForTimeout(3000);
+  await copyJson.click();
+  await page.waitForTimeout(4000);
+  assert.equal(await text(page, 'notice'), 'Messages copied to the clipboard.', 'still up, 4 s after the second copy');
   await page.waitForFunction(() => document.querySelector('[data-testid=notice]').textContent === '', null, { timeout: 10000 });
   // The start of work is one frame: copied as that message's object.
   await page.getByTestId('trace-entry').nth(1).click();

@@ -38,6 +38,12 @@ pub fn copy_label(copied: RwSignal<u32>, idle: &'static str) -> &'static str {
 /// How long the notice that a text was copied stays, in seconds.
 pub const COPIED_NOTICE_S: u64 = 6;
 
+thread_local! {
+    /// Copies made on the page: a copy's notice goes after its own time,
+    /// not after an earlier copy's.
+    static COPIES: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
 /// Copies `text` to the clipboard. Success shows on the button itself for
 /// two seconds after the last copy (`copied` counts copies; 0 is idle) and
 /// in the notice line, which is announced, for [`COPIED_NOTICE_S`]; a
@@ -62,12 +68,19 @@ pub fn copy_text(store: Store, text: String, label: &'static str, copied: RwSign
                 // or focus is on its Dismiss.
                 let said = format!("{label} copied to the clipboard.");
                 store.notice.set(Some(said.clone()));
+                let this = COPIES.get() + 1;
+                COPIES.set(this);
                 set_timeout(
                     move || {
                         let in_notice = document()
                             .active_element()
                             .is_some_and(|a| a.closest(".notice").ok().flatten().is_some());
-                        if !in_notice && store.notice.try_get_untracked() == Some(Some(said)) {
+                        // A later copy's notice has its own time.
+                        let latest = COPIES.get() == this;
+                        if latest
+                            && !in_notice
+                            && store.notice.try_get_untracked() == Some(Some(said))
+                        {
                             store.notice.try_set(None);
                         }
                     },
