@@ -433,9 +433,13 @@ test('a link pasted into an open tab says it replaces a run another tab saved si
   await a.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
   assert.match(await text(a, 'notice'), /It replaces in this browser the run another tab of this page saved since; that tab still has it on its page/);
   await settle(a);
-  // The same link again holds the run on the page: nothing is replaced.
+  // The other tab saves again; the same link again holds the run on the
+  // page, which is not saved anew: nothing is replaced.
+  await pressStep(b);
+  await settle(b);
   await a.evaluate((h) => { location.hash = h; }, new URL(link).hash);
   await a.waitForFunction(() => !location.hash);
+  assert.match(await text(a, 'notice'), /^Opened the shared run\./);
   assert.doesNotMatch(await text(a, 'notice'), /It replaces in this browser the run another tab/);
   // A link that fails says it stays in the address bar; Back takes it out,
   // and the alert with it.
@@ -958,6 +962,14 @@ test('a link that cannot be opened brings back the run saved in this browser and
     assert.match(alert, /The link stays in the address bar/);
     assert.ok(page.url().endsWith(hash), `${page.url()} keeps ${hash}`);
     assert.deepEqual(await snapshot(page), before, `${hash} brought the saved run back`);
+    if (hash === '#run=') {
+      // The link taken out of the address bar by hand: the alert, which says
+      // what opened instead, stays.
+      await page.evaluate(() => { location.hash = ''; });
+      await page.waitForFunction(() => !location.hash.startsWith('#run'));
+      await page.evaluate(() => new Promise(requestAnimationFrame));
+      assert.equal(await page.getByTestId('alert').innerText(), alert);
+    }
     // Escape dismisses the alert that came with the page, and focus goes to
     // Play, where the page begins, in view.
     await page.keyboard.press('Escape');

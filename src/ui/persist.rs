@@ -274,8 +274,12 @@ pub fn restore(store: Store) -> Option<Hold> {
                 });
             // The link's run is saved over a different run another tab
             // saved since.
-            let over_other_tab = !unsaved
-                && matches!((&own, &checkpoint), (Some(o), Ok(Some(c))) if o != c && *c != store.saved_run());
+            let over_other_tab = over_other_tab(
+                own.as_ref(),
+                unsaved,
+                checkpoint.as_ref().ok().and_then(Option::as_ref),
+                &store.saved_run(),
+            );
             match (own, checkpoint) {
                 (Some(run), Ok(_)) => keep_for_undo(store, Some(run)),
                 (None, Ok(run)) => keep_for_undo(store, run),
@@ -643,50 +647,81 @@ fn keep_preference(key: &str, value: Option<&str>) {
 /// A share link pasted into the address bar of the open page is opened too
 /// (only the fragment changes, so the page does not reload).
 pub fn follow_links(store: Store) {
+    // The alert a link that could not be opened raised here, until it goes.
+    let link_alert = StoredValue::new(None::<String>);
     let handle = window_event_listener_untyped("hashchange", move |_| {
-        // A run another tab saved since, with the run on the page then.
-        let theirs = other_tabs_checkpoint().map(|t| (t, store.saved_run()));
+        // Before a link's run replaces it: this tab's own copy of its run,
+        // the checkpoint and the run on the page.
+        let is_link = window()
+            .location()
+            .hash()
+            .is_ok_and(|h| h.starts_with(LINK_PREFIX));
+        let before = is_link.then(|| (checkpoints(), store.saved_run()));
         match take_link(store) {
             // Back (or a hand edit) took a link that could not be opened out
-            // of the address bar: its alert, which says it stays there, goes.
+            // of the address bar: its alert, which says it stays there, goes
+            // (not one that has said something else since).
             None => {
-                if store
-                    .alert
-                    .with_untracked(|a| a.as_deref().is_some_and(|a| a.contains(LINK_STAYS)))
-                {
+                let shown = store.alert.get_untracked();
+                if shown.is_some() && shown == link_alert.get_value() {
                     store.alert.set(None);
                 }
             }
             Some(Ok(entry)) => {
                 say_opened(store, "Opened the shared run.");
-                // Saved next, over a different run another tab saved since
-                // (unless the link held the run on the page: nothing to save).
+                // Saved next (unless the link held the run on the page),
+                // over a different run another tab saved since.
                 let now = store.saved_run();
-                if theirs.is_some_and(|(t, was)| was != now && replayed(&t).ok() != Some(now)) {
-                    add_to_notice(store, OTHER_TAB_REPLACED);
+                if let Some((Some((own, unsaved, checkpoint)), was)) = before {
+                    if was != now
+                        && over_other_tab(own.as_ref(), unsaved, checkpoint.as_ref(), &now)
+                    {
+                        add_to_notice(store, OTHER_TAB_REPLACED);
+                    }
                 }
                 if let Some(why) = entry {
                     store.raise(why);
                 }
             }
-            Some(Err(why)) => store.raise(format!(
-                "The shared link could not be opened: {why}. The run on the page is unchanged. \
-                 {LINK_STAYS}"
-            )),
+            Some(Err(why)) => {
+                store.raise(format!(
+                    "The shared link could not be opened: {why}. The run on the page is unchanged. \
+                     {LINK_STAYS}"
+                ));
+                link_alert.set_value(store.alert.get_untracked());
+            }
         }
     });
     on_cleanup(move || handle.remove());
 }
 
-/// The checkpoint's text when it is a run another tab saved after this
-/// tab's last save (not one older than this tab's copy, which the browser
-/// refused to save).
-fn other_tabs_checkpoint() -> Option<String> {
-    let checkpoint = stored(STORAGE_KEY)?;
-    match own_copy(true)? {
-        (own, false) if own != checkpoint => Some(checkpoint),
-        _ => None,
-    }
+/// This tab's own copy of its run (if it opens), whether the browser
+/// refused to save it, and the checkpoint (if it opens), when the two
+/// texts differ; `None` when they are the same or there is no copy.
+fn checkpoints() -> Option<(Option<SavedRun>, bool, Option<SavedRun>)> {
+    let checkpoint = stored(STORAGE_KEY);
+    let (own, unsaved) = own_copy(checkpoint.is_some())?;
+    (checkpoint.as_ref() != Some(&own)).then(|| {
+        let opened = |text: &str| replayed(text).ok();
+        (
+            opened(&own),
+            unsaved,
+            checkpoint.as_deref().and_then(opened),
+        )
+    })
+}
+
+/// Whether the run on the page (`now`), saved next, replaces a different
+/// run another tab saved since: this tab's own copy of its run (`own`) is
+/// not the checkpoint, nor newer than it (`unsaved`: the browser refused
+/// to save it), and the checkpoint is not the run on the page.
+fn over_other_tab(
+    own: Option<&SavedRun>,
+    unsaved: bool,
+    checkpoint: Option<&SavedRun>,
+    now: &SavedRun,
+) -> bool {
+    !unsaved && matches!((own, checkpoint), (Some(o), Some(c)) if o != c && c != now)
 }
 
 /// What the page says when the browser refuses to save the run.
