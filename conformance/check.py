@@ -428,7 +428,7 @@ def lifecycle_request(lc, line, n, key):
     params = m.get("params") if isinstance(m.get("params"), dict) else {}
     req = {"method": method, "line": n, "from": line["from"], "frames": 0, "first": None,
            "streaming": method in METHODS and METHODS[method][2], "expect": None,
-           "task": None, "ctx": None, "follows": None}
+           "task": None, "ctx": None, "follows": None, "history_length": history_length(method, params)}
     lc["closed"].pop(key, None)
     lc["open"][key] = req  # open even if it breaks a rule below, so its answers are not orphans
     target = None
@@ -456,6 +456,35 @@ def lifecycle_request(lc, line, n, key):
     if not proposal and known and known["state"] in TERMINAL and method in TERMINAL_ANSWER:
         req["expect"] = (TERMINAL_ANSWER[method], f"{method} of task {req['task']}, "
                                                   f"{known['state']} since line {known['line']}")
+
+
+def history_length(method, params):
+    """The historyLength a request sets, if it sets one (GetTaskRequest and
+    ListTasksRequest field, SendMessageConfiguration field of a message)."""
+    if method in ("SendMessage", "SendStreamingMessage"):
+        config = params.get("configuration")
+        params = config if isinstance(config, dict) else {}
+    limit = params.get("historyLength")
+    return limit if isinstance(limit, int) and not isinstance(limit, bool) else None
+
+
+def check_history_length(req, result):
+    """a2a.proto: "The server MUST NOT return more messages than the provided
+    value" — in each task a plain answer carries."""
+    limit = req["history_length"]
+    if limit is None or not isinstance(result, dict):
+        return
+    if req["method"] == "ListTasks":
+        tasks = result.get("tasks") if isinstance(result.get("tasks"), list) else []
+    elif req["method"] == "SendMessage":
+        tasks = [result.get("task")]
+    else:
+        tasks = [result]
+    for task in [t for t in tasks if isinstance(t, dict)]:
+        history = task.get("history") if isinstance(task.get("history"), list) else []
+        if len(history) > limit:
+            raise Bad(f"{req['method']} (line {req['line']}) asked for historyLength {limit}, "
+                      f"and task {task.get('id')} comes with {len(history)} history messages")
 
 
 def check_expect(req, m):
@@ -501,6 +530,7 @@ def check_lifecycle(line, n, lc):
         if req["from"] == line["from"]:
             raise Bad(f"the answer to the request at line {req['line']} comes from its sender")
         check_expect(req, m)
+        check_history_length(req, result)
         shown = snapshots(line["payloadType"], result) if "result" in m else []
         if shown and shown[0][3] == "task" and req["method"] in ("SendMessage", "CancelTask", "GetTask"):
             check_answer_task(req, req["task"], shown[0][0], shown[0][1])
@@ -740,6 +770,11 @@ LIFECYCLE_BAD = {
     "request id reused while unanswered": ([_rq(2, "GetTask", {"id": "t-1"}), _rq(2, "GetTask", {"id": "t-1"}),
                                             _error(2, -32001)], 2, "is reused while the request at line 1"),
     "request never answered": (_OPEN + [_rq(2, "GetTask", {"id": "t-1"})], 4, "is never answered"),
+    "more history than historyLength": (
+        _OPEN + [_rq(2, "GetTask", {"id": "t-1", "historyLength": 1}),
+                 _reply(2, "Task", dict(_task("TASK_STATE_WORKING"), history=[
+                     {"messageId": f"m{i}", "role": "ROLE_USER", "parts": [{"text": "hi"}]} for i in (1, 2)]))],
+        5, "asked for historyLength 1, and task t-1 comes with 2 history messages"),
     "plain answer after stream frames": (_OPEN + [_error(1, -32004)], 4, "a plain JSON-RPC answer to the"),
     "answer from the request's sender": (
         _OPEN + [{"seq": 0, "from": "agent", "transport": "jsonrpc", "payloadType": "proposal:AwaitTaskResumptionRequest",

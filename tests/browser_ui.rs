@@ -1111,6 +1111,13 @@ async fn the_wire_panel_shows_each_entrys_exact_messages() {
     assert!(p
         .text("[data-testid=wire-heading]")
         .ends_with("historyLength 0"));
+    assert_eq!(
+        p.text("[data-testid=status]"),
+        format!(
+            "Get task with historyLength 0: the agent answers the task, in {}; Wire shows the exchange.",
+            p.state()
+        )
+    );
     p.choose("#get-task-history", "1").await;
     let raw = p.text("[data-testid=wire-messages]");
     assert!(raw.contains("\"historyLength\": 1"), "{raw}");

@@ -29,7 +29,7 @@ pub enum WireView {
 
 /// The `historyLength` values *Get task* offers, and how each is shown.
 const HISTORY_LENGTHS: [(Option<u32>, &str); 5] = [
-    (None, "unset (all)"),
+    (None, "unset (no limit)"),
     (Some(0), "0 (none)"),
     (Some(1), "1"),
     (Some(2), "2"),
@@ -580,7 +580,14 @@ pub fn WirePanel() -> impl IntoView {
                         id="get-task-history"
                         aria-describedby="get-task-history-hint"
                         on:change=move |ev| {
-                            store.get_task_history.set(event_target_value(&ev).parse().ok());
+                            let limit = event_target_value(&ev).parse().ok();
+                            store.get_task_history.set(limit);
+                            // Sent again, and said, as the button's press is.
+                            let request = match limit {
+                                None => "Get task".to_string(),
+                                Some(n) => format!("Get task with historyLength {n}"),
+                            };
+                            on_demand(WireView::GetTask, &request);
                         }
                     >
                         {HISTORY_LENGTHS
@@ -596,8 +603,9 @@ pub fn WirePanel() -> impl IntoView {
                             .collect_view()}
                     </select>
                     <span class="hint" id="get-task-history-hint">
-                        "How many of the newest history messages Get task asks for: \
-                         unset, no limit; 0, none (the answer leaves history out)."
+                        "How many of the newest history messages Get task asks for: unset, \
+                         the client sets no limit (this agent sends them all; another may send \
+                         fewer); 0, none (history left out)."
                     </span>
                 </div>
             </Show>

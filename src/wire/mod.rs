@@ -293,17 +293,15 @@ pub fn get_task_with_history(
 ) -> Vec<WireMessage> {
     let (w, n, ti, rec) = on_demand(exp, start_ms, enc);
     let id = format!("get-task-{n}");
-    let mut task = w.task_in_full(ti, rec, u32::MAX);
+    // 0: the task without its history, as a SendMessage that asks for none.
+    let upto = (history_length != Some(0)).then_some(u32::MAX);
+    let mut task = w.task_answered(ti, rec, upto);
     let mut params = obj!("id" => task_id(exp, ti));
     if let Some(limit) = history_length {
         params["historyLength"] = limit.into();
-        if let Some(o) = task.as_object_mut() {
-            if limit == 0 {
-                o.shift_remove("history");
-            } else if let Some(Value::Array(history)) = o.get_mut("history") {
-                let older = history.len().saturating_sub(limit as usize);
-                history.drain(..older);
-            }
+        if let Some(Value::Array(history)) = task.get_mut("history") {
+            let older = history.len().saturating_sub(limit as usize);
+            history.drain(..older);
         }
     }
     let ty = proposal_if(&task, "Task", "proposal:Task");
