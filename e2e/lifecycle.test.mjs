@@ -387,7 +387,7 @@ test('nothing on the page shifts while a task plays', async () => {
     await page.getByRole('button', { name: 'Supply clarification' }).click();
     await play('TASK_STATE_AUTH_REQUIRED');
     // Where this agent departs from A2A's SHOULD, said beside the way forward.
-    assert.match(await page.locator('#act-authorize-reason').innerText(), /A2A says an agent SHOULD also take messages now; this one does not/);
+    assert.match(await page.locator('#act-authorize-reason').innerText(), /A2A says an agent SHOULD also accept messages now; this page sends none/);
     await page.getByRole('button', { name: 'Authorize' }).click();
     if (proposal) {
       // A pause asked for while Play runs takes effect by itself a moment later.

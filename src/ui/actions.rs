@@ -390,7 +390,7 @@ pub fn ActPanel() -> impl IntoView {
                 action=Callback::new(|()| Action::Authorize)
                 // Where the agent departs from a SHOULD of A2A, said where the
                 // user answers the gate (the reason under Supply stays short).
-                hint="Authorization is given out of band; this resumes the same task. A2A says an agent SHOULD also take messages now; this one does not."
+                hint="Authorization is given out of band; this resumes the same task. A2A says an agent SHOULD also accept messages now; this page sends none."
                 leads=true
             />
             <ActionButton
@@ -525,7 +525,7 @@ fn PauseControls() -> impl IntoView {
             // first, each saying why it is off.
             <details class="hint" data-testid="pause-rules">
                 <summary>"When a task can be paused, and where the modes come from"</summary>
-                <p>"Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (the RFC: pausing a paused task is idempotent), and so does one whose pause is pending, whatever the new request's mode: the first request stands until it takes effect or lapses (this simulator's reading; the RFC does not say); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."</p>
+                <p>"Only a TASK_STATE_WORKING task can be paused (the RFC pauses from WORKING alone). A paused task answers another PauseTask with its pause, unchanged (pausing a paused task is idempotent in Harn's runtime and in PR #1277; the RFC does not say), and so does one whose pause is pending, whatever the new request's mode: the first request stands until it takes effect or lapses (this simulator's reading; the RFC does not say); in any other state Pause task is disabled and says why, and an agent answers a PauseTask there with the proposed error -32010, as the Wire panel's Pause terminal task shows. The RFC singles out TASK_STATE_INPUT_REQUIRED: it and PAUSED are never adjacent, so a task waiting for input is answered, not paused, and a paused task that needs input resumes first (PAUSED → WORKING → INPUT_REQUIRED)."</p>
                 <p>"The RFC borrows the three modes from its companion RFC for the Agent Client \
                  Protocol (ACP) and says of them only that a peer cancels in-flight work, or \
                  lets it complete in wait_for_completion mode; it leaves open whether A2A \

@@ -81,7 +81,7 @@ pub fn ConfigurePanel() -> impl IntoView {
                 </span>
                 " A follow-up task runs with these settings too, but fails or is rejected "
                 "only if you say so. Streamed unit by unit, the result comes as a chunk per unit "
-                "(artifactUpdate with append), the summary last (lastChunk), and a failed or "
+                "(artifactUpdate; append: true from the second on), the summary last (lastChunk), and a failed or "
                 "canceled task keeps what came; otherwise it comes whole at completion. Every "
                 "change starts a fresh experiment instead of editing the task in place."
             </p>

@@ -777,7 +777,7 @@ pub fn DiagramPanel() -> impl IntoView {
             <p class="readout" data-testid="possible-now">{move || drawn.with(|d| d.1.clone())}</p>
             <p class="hint" data-testid="diagram-rules">
                 "A2A v1.0 publishes no transition table: these edges follow its rules (a terminal "
-                "state is final, a task not yet terminal can be canceled, an interrupted task "
+                "state is final, a cancel may be requested of any task not yet terminal, which the agent may refuse, an interrupted task "
                 "resumes when answered). Nothing may leave a terminal state. The grey dotted edge is "
                 "one v1.0 names that this simulator never takes; two states joined by no edge are "
                 "never joined here, which is not to say A2A forbids it."

@@ -695,7 +695,7 @@ pub fn WirePanel() -> impl IntoView {
                 "they strictly increase; the same experiment always yields the same messages. "
                 "A wait for a clarification or an authorization takes no simulated time, so the "
                 "agent's WORKING statusUpdate after the answer is stamped at least 1 ms after the "
-                "one that asked (A2A messages themselves carry no timestamp)."
+                "one that asked (an A2A Message, such as the clarification, has no timestamp field; a TaskStatus carries one)."
             </p>
         </section>
     }
@@ -974,9 +974,10 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
             if t.after != TaskState::Paused =>
         {
             Some(
-                "Proposal: the RFC lets a second ResumeTask with a used token fail as a token \
-                 invalid (-32011) or as a task no longer paused (-32010). On a task not \
-                 terminal, this page checks the token first: one this task issued before is an \
+                "Proposal: the RFC defines -32011 for a token that does not match and -32010 \
+                 for a state that does not allow the request; it does not say which a second \
+                 ResumeTask with a used token gets. On a task not terminal, this page (its own \
+                 reading) checks the token first: one this task issued before is an \
                  invalid token, any other token on a task not PAUSED finds it not paused (a \
                  terminal task answers not paused to any token). (In the v1.0 extension encoding: \
                  -32602 and -32004.)",
