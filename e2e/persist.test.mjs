@@ -361,18 +361,24 @@ test('a tab told that another tab saved a different run over its own', async () 
 /** Presses Step on `page`. */
 const pressStep = (page) => page.getByRole('button', { name: 'Step', exact: true }).click();
 
+/** A second tab of `page`'s browser that saves a fresh run of its own, stepped once. */
+async function otherTabSaves(page) {
+  const other = await watch(await page.context().newPage());
+  await other.goto(BASE_URL);
+  await other.getByTestId('task-state').waitFor();
+  await other.getByRole('button', { name: 'Restart experiment' }).click();
+  await pressStep(other);
+  await settle(other);
+  return other;
+}
+
 test('over a run another tab saved since, a link loaded in this tab puts this tab\'s own run in its place or within Undo; a forget in another tab is said', async () => {
   const a = await openPage(browser());
   for (let i = 0; i < 3; i++) await pressStep(a);
   await settle(a);
   const mine = await snapshot(a);
   // A second tab saves a different run over it.
-  const b = await watch(await a.context().newPage());
-  await b.goto(BASE_URL);
-  await b.getByTestId('task-state').waitFor();
-  await b.getByRole('button', { name: 'Restart experiment' }).click();
-  await pressStep(b);
-  await settle(b);
+  const b = await otherTabSaves(a);
   const theirs = await snapshot(b);
   // A link that cannot be opened, loaded in the first tab: its own run comes
   // back, not the other tab's, as a reload brings it back.
@@ -420,12 +426,7 @@ test('a link pasted into an open tab says it replaces a run another tab saved si
   await settle(a);
   const link = await linkOfRun(4);
   // A second tab saves a different run over this tab's; this tab is told.
-  const b = await watch(await a.context().newPage());
-  await b.goto(BASE_URL);
-  await b.getByTestId('task-state').waitFor();
-  await b.getByRole('button', { name: 'Restart experiment' }).click();
-  await pressStep(b);
-  await settle(b);
+  const b = await otherTabSaves(a);
   await a.getByRole('alert').filter({ hasText: 'Another tab of this page saved a different run' }).waitFor();
   await a.keyboard.press('Escape');
   // The link, pasted into the first tab's address bar, is saved over it.
@@ -465,12 +466,7 @@ test('the run a link replaced stays within this tab\'s Undo across a reload, wha
   await a.getByTestId('notice').filter({ hasText: 'Opened the shared run' }).waitFor();
   await settle(a);
   // Another tab, with nothing to undo, saves a run of its own.
-  const b = await watch(await a.context().newPage());
-  await b.goto(BASE_URL);
-  await b.getByTestId('task-state').waitFor();
-  await b.getByRole('button', { name: 'Restart experiment' }).click();
-  await pressStep(b);
-  await settle(b);
+  const b = await otherTabSaves(a);
   assert.equal(await b.evaluate(() => localStorage.getItem('a2a-control-room/run.previous')), null);
   // A reload of the first tab opens its own run, and its Undo still brings
   // back the run the link replaced.
@@ -1233,23 +1229,33 @@ test('storage that is full says so after what the page said, and Undo says a rel
   await page.context().close();
 });
 
-test('a reload after refused saves brings back this tab\'s newer run, and says why, not another tab', async () => {
+/**
+ * A page whose `storage` ('localStorage' or 'sessionStorage') refuses the
+ * run's key from the moment this returns (while sessionStorage has `full`),
+ * stepped once and saved before that; and its Step button.
+ */
+async function refusingRunIn(storage) {
   const page = await openPage(browser());
-  // Full for the run saved in this browser (localStorage) only; this tab's copy is kept.
-  await page.context().addInitScript(() => {
+  await page.context().addInitScript((which) => {
     const set = Storage.prototype.setItem;
     Storage.prototype.setItem = function (key, value) {
-      if (this === window.localStorage && key === 'a2a-control-room/run' && sessionStorage.getItem('full')) {
+      if (this === window[which] && key === 'a2a-control-room/run' && sessionStorage.getItem('full')) {
         throw new DOMException('full', 'QuotaExceededError');
       }
       return set.call(this, key, value);
     };
-  });
+  }, storage);
   await page.reload();
   const step = page.getByRole('button', { name: 'Step', exact: true });
   await step.click();
   await settle(page);
   await page.evaluate(() => sessionStorage.setItem('full', '1'));
+  return { page, step };
+}
+
+test('a reload after refused saves brings back this tab\'s newer run, and says why, not another tab', async () => {
+  // Full for the run saved in this browser (localStorage) only; this tab's copy is kept.
+  const { page, step } = await refusingRunIn('localStorage');
   for (let i = 0; i < 3; i++) await step.click();
   await settle(page);
   assert.match(await text(page, 'not-saved'), /so closing this tab loses what changed since the last save \(a reload of this tab brings it back\)\./);
@@ -1276,22 +1282,8 @@ test('a reload after refused saves brings back this tab\'s newer run, and says w
 });
 
 test('a reload after this tab\'s own copy was refused opens the run saved in this browser, not that older copy', async () => {
-  const page = await openPage(browser());
   // Full for this tab's copy (sessionStorage) only; the run is saved in this browser.
-  await page.context().addInitScript(() => {
-    const set = Storage.prototype.setItem;
-    Storage.prototype.setItem = function (key, value) {
-      if (this === window.sessionStorage && key === 'a2a-control-room/run' && sessionStorage.getItem('full')) {
-        throw new DOMException('full', 'QuotaExceededError');
-      }
-      return set.call(this, key, value);
-    };
-  });
-  await page.reload();
-  const step = page.getByRole('button', { name: 'Step', exact: true });
-  await step.click();
-  await settle(page);
-  await page.evaluate(() => sessionStorage.setItem('full', '1'));
+  const { page, step } = await refusingRunIn('sessionStorage');
   for (let i = 0; i < 2; i++) await step.click();
   await settle(page);
   assert.ok(await page.getByTestId('not-saved').isHidden(), 'the run is saved');
