@@ -392,6 +392,50 @@ fn a_timeout_resumes_with_summary_or_fails() {
 }
 
 #[test]
+fn a_reason_or_resume_input_of_nothing_readable_is_none() {
+    // Spaces and invisible marks would show as an empty reason in Inspect and
+    // replace a readable resume input in the artifact with nothing.
+    let mut e = exp(proposal());
+    steps(&mut e, 3);
+    e.apply(Action::PauseTask {
+        mode: PauseMode::FinishStep,
+        reason: " \u{200B} ".into(),
+    })
+    .unwrap();
+    assert_eq!(state(&e), TaskState::Paused);
+    assert_eq!(e.pause_reason(), None, "no reason given");
+    e.apply(Action::ResumeTask {
+        token: token(&e),
+        input: Some("keep the EU region".into()),
+        continue_transcript: true,
+    })
+    .unwrap();
+    e.apply(pause(PauseMode::FinishStep)).unwrap();
+    run_to_pause(&mut e);
+    e.apply(Action::ResumeTask {
+        token: token(&e),
+        input: Some("\u{200B}\u{2060} ".into()),
+        continue_transcript: true,
+    })
+    .unwrap();
+    let last = e.trace().last().unwrap().event;
+    assert_eq!(
+        last,
+        Event::ResumeRequested {
+            had_input: false,
+            continue_transcript: true
+        }
+    );
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    let text = e.viewed_artifact().unwrap().text();
+    assert!(
+        text.contains("Resume input: “keep the EU region”."),
+        "{text}"
+    );
+}
+
+#[test]
 fn a_second_resume_with_the_same_token_is_refused() {
     // (f) double resume: the first leaves PAUSED, the second is rejected (-32011)
     let mut e = exp(proposal());

@@ -1933,6 +1933,27 @@ fn proposal_transcripts_are_deterministic_and_entries_add_up() {
     }
 }
 
+/// A reason of nothing readable (spaces, a zero-width space) is sent as none,
+/// and the pause carries none: the request and the pause agree.
+#[test]
+fn a_blank_pause_reason_is_left_out() {
+    let mut e = proposal(|_| {});
+    steps(&mut e, 3);
+    pause(&mut e, PauseMode::FinishStep, " \u{200B}").unwrap();
+    for enc in ENCODINGS {
+        let p = msgs_of(&e, |v| matches!(v, Event::PauseRequested { .. }), enc);
+        let params = params_of(&p[0], enc, "PauseTask");
+        assert_eq!(sorted_keys(&params), ["mode", "taskId"]);
+        let answer = &p[1].message["result"];
+        let pz = match enc {
+            PauseEncoding::ProposedCore => &answer["pause"],
+            PauseEncoding::V1Extension => pause_of(&answer["task"], enc),
+        };
+        assert_eq!(pz["initiatedBy"], "PAUSE_INITIATOR_CLIENT");
+        assert!(pz.get("reason").is_none(), "{pz}");
+    }
+}
+
 #[test]
 fn a_pause_and_resume_in_both_encodings() {
     let e = scenario_a();

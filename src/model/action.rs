@@ -69,7 +69,9 @@ pub fn too_long(text: &str) -> Option<usize> {
 /// [`Experiment::legality`](super::Experiment::legality) first.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Action {
-    /// Advance one active second (running any zero-time transitions before it).
+    /// Run the zero-time transitions due (a gate, a rejection, a self-park),
+    /// then at most one active second; while paused (proposal), one minute
+    /// of waiting instead.
     Step,
     /// Answer INPUT_REQUIRED with a text that reaches the final artifact.
     SupplyClarification(String),

@@ -396,7 +396,10 @@ impl Experiment {
     }
 
     /// Whether `action` may be asked of the viewed state, or why not. The
-    /// model refuses with this and the page disables buttons with it.
+    /// model refuses with this and the page disables buttons with it. An
+    /// action allowed here may still be answered with a refusal by the
+    /// worker (a cancellation it declines: see `effect`), which is the
+    /// agent's answer on the wire, not a disabled button.
     /// A cancellation request is allowed on any non-terminal task (the worker
     /// may still refuse it). On a terminal one, a canceled one included, it
     /// is refused with `TaskNotCancelableError`, as the spec's CancelTask
@@ -539,7 +542,7 @@ impl Experiment {
             let given = p
                 .reason
                 .and_then(|r| self.stored_text(r))
-                .filter(|r| !r.is_empty());
+                .filter(|r| !blank(r));
             return given.map(str::to_string);
         }
         let (u, n) = (snap.completed_units + 1, self.config.work_units);
@@ -910,8 +913,11 @@ impl Experiment {
                 continue_transcript,
                 ..
             } => {
-                let had_input = input.is_some();
                 let mut next = snap.resumed();
+                // An input of nothing readable (spaces, invisible marks) is
+                // none: it would replace a readable one in the artifact.
+                let input = input.filter(|i| !blank(i));
+                let had_input = input.is_some();
                 if let Some(input) = input {
                     next.resume_input = Some(self.text(input));
                 }

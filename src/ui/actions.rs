@@ -422,7 +422,7 @@ pub fn ActPanel() -> impl IntoView {
 /// when it will (or why it never will: whether it lapses).
 fn pause_outlook(e: &crate::model::Experiment) -> Option<(PauseMode, String, bool)> {
     // The viewed task's own settings: a follow-up may not fail as the first did.
-    pause_outlook_at(e.snapshot(), &e.config().for_task(e.viewed_task_index()))
+    pause_outlook_at(e.snapshot(), &e.task_config())
 }
 
 /// [`pause_outlook`] at the recorded state `s` of a task with the settings `c`.

@@ -544,7 +544,7 @@ impl Store {
         let input = self.resume_input.get();
         Action::ResumeTask {
             token,
-            input: (!input.trim().is_empty()).then_some(input),
+            input: (!crate::model::blank(&input)).then_some(input),
             continue_transcript: self.continue_transcript.get(),
         }
     }

@@ -118,8 +118,8 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    a2a_error, extension_code, short_id, A2aError, Action, Artifact, Event, Experiment, Initiator,
-    OnTimeout, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID,
+    a2a_error, blank, extension_code, short_id, A2aError, Action, Artifact, Event, Experiment,
+    Initiator, OnTimeout, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID,
     PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND,
     UNSUPPORTED_OPERATION,
 };
@@ -1544,7 +1544,8 @@ impl<'a> Walk<'a> {
                         })
                         .and_then(|i| text(exp, i)),
                 };
-                let reason = reason.filter(|r| !r.is_empty());
+                // A reason of nothing readable is sent as none.
+                let reason = reason.filter(|r| !blank(r));
                 if let Some(r) = reason {
                     params["reason"] = r.into();
                 }
