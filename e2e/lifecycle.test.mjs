@@ -1050,6 +1050,15 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
     await page.getByRole('button', { name: 'Next trace entry' }).boundingBox(),
   ];
   assert.ok(prev.height >= 44 && next.y === prev.y && next.x > prev.x, `‹ ${JSON.stringify(prev)}, › ${JSON.stringify(next)}`);
+  // The three links of experiment 4 share a list item, on neighbouring
+  // lines: a tap on the middle of each sets up that one.
+  for (const name of ['authorization', 'failure', 'rejection']) {
+    const link = page.locator('.guide').getByRole('button', { name: `experiment 4: ${name}` });
+    await link.evaluate((e) => e.scrollIntoView({ block: 'center' }));
+    const b = await link.boundingBox();
+    await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
+    await page.getByTestId('notice').filter({ hasText: `Experiment 4: ${name} set up` }).waitFor({ timeout: 2000 });
+  }
   assertNoErrors(page);
   await page.context().close();
 });

@@ -255,6 +255,16 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     assert!(p.disabled("#step"));
     assert!(p.disabled("#play"));
     assert!(p.text("#step-reason").contains("waiting for clarification"));
+    // Where it is answered, the agent's question, as its status message on
+    // the wire asks it.
+    let asked = "Please clarify how to proceed before unit 1 of 4.";
+    assert_eq!(
+        p.text("#act-clarify-reason"),
+        format!(
+            "The agent asks: “{asked}” Supply clarification answers it, and the same task resumes."
+        )
+    );
+    assert!(p.text("[data-testid=wire-messages]").contains(asked));
     // The way forward stands out; once it is taken, it no longer does.
     let leads = |sel: &str| p.q(sel).class_list().contains("leads");
     assert!(leads("#act-clarify") && !leads("#act-cancel") && !leads("#act-follow-up"));
@@ -968,10 +978,15 @@ async fn a_repeated_cancel_is_refused_with_32002_and_the_wire_says_where_sdks_di
     // A canceled task is not cancelable (spec §3.1.5, §3.3.2): the Act
     // button is off and says why; the Wire panel sends it on purpose.
     assert!(p.disabled("#act-cancel"));
+    // It says the cancel was done, then why another is refused.
     let why = p.text("#act-cancel-reason");
+    assert!(
+        why.starts_with("Done: the task is TASK_STATE_CANCELED now. The task is terminal"),
+        "{why}"
+    );
     assert!(why.contains("TaskNotCancelableError (-32002)"), "{why}");
     assert!(
-        why.contains("a2a-js returns the canceled task instead"),
+        why.contains("(the JavaScript SDK, a2a-js, returns the canceled task instead)"),
         "{why}"
     );
     p.click("#wire-cancel-terminal").await;

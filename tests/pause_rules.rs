@@ -568,7 +568,7 @@ fn a_refusal_names_the_proposed_code_and_what_a_v1_peer_answers_instead() {
     // Where the SDKs disagree, the refusal says so.
     assert!(Refusal::NotCancelable(TaskState::Canceled)
         .to_string()
-        .ends_with("a CancelTask now gets TaskNotCancelableError (-32002), as the spec says; a2a-js returns the canceled task instead."));
+        .ends_with("a CancelTask now gets TaskNotCancelableError (-32002), as the spec says (the JavaScript SDK, a2a-js, returns the canceled task instead)."));
 }
 
 #[test]

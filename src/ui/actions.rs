@@ -206,6 +206,11 @@ pub fn ActionButton(
                             None => why,
                         }
                     }
+                    // Done, and nothing more for it to do (a cancellation
+                    // accepted): said as done, then why it is off now.
+                    (Err(why), None) if outcome() == Some(Outcome::Done) => store
+                        .exp
+                        .with(|e| format!("Done: the task is {} now. {why}", e.snapshot().state)),
                     (Err(why), None) => why,
                 }}</span>
                 {move || carry_on().map(|_| view! {
@@ -371,6 +376,21 @@ pub fn Toggle(#[prop(into)] label: Signal<String>, value: RwSignal<bool>) -> imp
     }
 }
 
+/// A gate's hint (shown while its answer is enabled): the agent's own status
+/// message at the gate, as the Wire panel shows it, then `then`.
+fn asks(store: Store, auth: bool, then: &str) -> String {
+    store.exp.with(|e| {
+        let (unit, n) = (e.snapshot().completed_units + 1, e.config().work_units);
+        let asked = if auth {
+            crate::wire::asked_auth(unit, n)
+        } else {
+            crate::wire::asked_input(unit, n)
+        };
+        let verb = if auth { "says" } else { "asks" };
+        format!("The agent {verb}: “{asked}” {then}")
+    })
+}
+
 #[component]
 pub fn ActPanel() -> impl IntoView {
     let store = expect_context::<Store>();
@@ -382,7 +402,7 @@ pub fn ActPanel() -> impl IntoView {
             <ActionButton
                 id="act-clarify"
                 action=clarify
-                hint="The task waits for clarification: this resumes the same task."
+                hint=Signal::derive(move || asks(store, false, "Supply clarification answers it, and the same task resumes."))
                 leads=true
             />
             <ActionButton
@@ -390,7 +410,7 @@ pub fn ActPanel() -> impl IntoView {
                 action=Callback::new(|()| Action::Authorize)
                 // Where the agent departs from a SHOULD of A2A, said where the
                 // user answers the gate (the reason under Supply stays short).
-                hint="Authorization is given out of band; this resumes the same task. A2A says an agent SHOULD also accept messages now; this page sends none."
+                hint=Signal::derive(move || asks(store, true, "Authorize stands for that grant, and the same task resumes. A2A says an agent SHOULD also accept messages now; this page sends none."))
                 leads=true
             />
             <ActionButton

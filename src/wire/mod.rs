@@ -1189,12 +1189,8 @@ impl<'a> Walk<'a> {
     fn agent_message(&self, e: &TraceEntry) -> Option<Value> {
         let n = self.exp.config().work_units;
         let text = match e.event {
-            Event::AskedInput { unit } => {
-                format!("Please clarify how to proceed before unit {unit} of {n}.")
-            }
-            Event::AskedAuth { unit } => {
-                format!("Authorization is needed before unit {unit} of {n}; grant it out of band.")
-            }
+            Event::AskedInput { unit } => asked_input(unit, n),
+            Event::AskedAuth { unit } => asked_auth(unit, n),
             // Streamed unit by unit, the units done before it keep their chunks.
             Event::Failed { unit, second } => match unit - 1 {
                 1 if self.exp.config().artifact_per_unit => format!(
@@ -1832,4 +1828,16 @@ struct ProposalCall {
     words: String,
     params: Value,
     resume: Option<(bool, bool)>,
+}
+
+/// The question the agent's status message asks at TASK_STATE_INPUT_REQUIRED
+/// before `unit` of `n`.
+pub fn asked_input(unit: u8, n: u8) -> String {
+    format!("Please clarify how to proceed before unit {unit} of {n}.")
+}
+
+/// What the agent's status message says at TASK_STATE_AUTH_REQUIRED before
+/// `unit` of `n`.
+pub fn asked_auth(unit: u8, n: u8) -> String {
+    format!("Authorization is needed before unit {unit} of {n}; grant it out of band.")
 }
