@@ -472,6 +472,69 @@ test('on a phone in the dark, proposal on and paused: axe-core finds nothing, no
   await page.context().close();
 });
 
+test('what axe-core does not check: placeholders, empty unit boxes and proposed transitions keep their contrast; in forced colours a box with nothing in it draws no line', async () => {
+  const sizes = {};
+  for (const [colorScheme, forcedColors] of [['light', 'none'], ['dark', 'none'], ['dark', 'active']]) {
+    const page = await openPage(browser(), '', { viewport: { width: 1280, height: 900 }, colorScheme, forcedColors });
+    await page.getByLabel('Proposed pause/resume').check();
+    // The notice the switch raised goes: its box stays, empty.
+    await page.keyboard.press('Escape');
+    await page.locator('.notice:not(.shown)').waitFor({ state: 'attached' });
+    const seen = await page.evaluate(() => {
+      const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+      const lum = (c) => {
+        const f = (v) => (v / 255 <= 0.03928 ? v / 255 / 12.92 : ((v / 255 + 0.055) / 1.055) ** 2.4);
+        const [r, g, b] = rgb(c).map(f);
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+      };
+      const ratio = (a, b) => {
+        const [x, y] = [lum(a), lum(b)].sort((p, q) => q - p);
+        return (x + 0.05) / (y + 0.05);
+      };
+      // The colour under an element: the first one not transparent.
+      const under = (el) => {
+        for (let e = el; e; e = e.parentElement) {
+          const c = getComputedStyle(e).backgroundColor;
+          if (!/^rgba\(.*, 0\)$/.test(c) && c !== 'transparent') return c;
+        }
+        return 'rgb(255, 255, 255)';
+      };
+      const field = document.querySelector('#resume-input');
+      const unit = document.querySelector('.units .unit:not(.done)');
+      const edge = document.querySelector('.diagram .edge.proposal:not(.taken):not(.possible)');
+      const box = (el) => { const s = getComputedStyle(el); return { line: s.borderTopStyle, height: el.getBoundingClientRect().height }; };
+      return {
+        placeholder: ratio(getComputedStyle(field, '::placeholder').color, under(field)),
+        unit: ratio(getComputedStyle(unit).borderTopColor, under(unit)),
+        edge: ratio(getComputedStyle(edge).stroke, under(edge.ownerSVGElement)),
+        edgeOpacity: getComputedStyle(edge).strokeOpacity,
+        edgeDash: getComputedStyle(edge).strokeDasharray,
+        notice: box(document.querySelector('.notice:not(.shown)')),
+        pauseNote: box(document.querySelector('.pause-note:not(.warning)')),
+      };
+    });
+    const at = `${colorScheme}, forced colours ${forcedColors}: ${JSON.stringify(seen)}`;
+    if (forcedColors === 'none') {
+      // Text that says what a field is for (1.4.3); a unit not yet done and
+      // a proposed transition, which carry meaning (1.4.11).
+      assert.ok(seen.placeholder >= 4.5, at);
+      assert.ok(seen.unit >= 3, at);
+      assert.ok(seen.edge >= 3 && seen.edgeOpacity === '1', at);
+      sizes[colorScheme] = [seen.notice.height, seen.pauseNote.height];
+    } else {
+      // A border kept transparent to hold a box's size would be drawn in
+      // the text colour over the page: there is none, and the size holds.
+      assert.equal(seen.notice.line, 'none', at);
+      assert.equal(seen.pauseNote.line, 'none', at);
+      assert.deepEqual([seen.notice.height, seen.pauseNote.height], sizes.dark, at);
+    }
+    // Told apart from a v1.0 transition by its line, not its colour alone (1.4.1).
+    assert.notEqual(seen.edgeDash, 'none', at);
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
 test('at 320 px, twelve units and a self-park in Inspect: nothing is wider than the screen, no label is squeezed, axe-core finds nothing', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 320, height: 640 } });
   await page.locator('.guide').getByRole('button', { name: 'Set up experiment 5' }).click();
