@@ -876,12 +876,13 @@ test('an action that disables its own button leaves keyboard focus in its panel'
   assert.equal(await focusedAction(page), 'act-cancel');
   // The box is then a group named by that reason, which a screen reader
   // says on landing there; once focus leaves, it is a plain box again.
-  const named = page.getByRole('group', { name: /^The task is terminal \(TASK_STATE_CANCELED\)/ });
+  // It says first that the cancel was done.
+  const named = page.getByRole('group', { name: /^Done: the task is TASK_STATE_CANCELED now\. The task is terminal \(TASK_STATE_CANCELED\)/ });
   assert.equal(await named.count(), 1);
   assert.ok(await named.evaluate((el) => el === document.activeElement && el.contains(document.getElementById('act-cancel'))));
   // Space there, meant for the button, says why it is off: not Play's shortcut.
   await page.keyboard.press(' ');
-  assert.match(await text(page, 'status'), /^Request cancellation is off now\. The task is terminal \(TASK_STATE_CANCELED\)/);
+  assert.match(await text(page, 'status'), /^Request cancellation is off now\. Done: the task is TASK_STATE_CANCELED now\. The task is terminal \(TASK_STATE_CANCELED\)/);
   assert.equal(await page.getByTestId('alert').innerText(), '');
   assert.ok(await named.evaluate((el) => el === document.activeElement));
   // The other keys go on there: ] says this is the newest state.

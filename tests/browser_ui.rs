@@ -260,9 +260,7 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     let asked = "Please clarify how to proceed before unit 1 of 4.";
     assert_eq!(
         p.text("#act-clarify-reason"),
-        format!(
-            "The agent asks: “{asked}” Supply clarification answers it, and the same task resumes."
-        )
+        format!("The agent asks: “{asked}” This answers it; the same task resumes.")
     );
     assert!(p.text("[data-testid=wire-messages]").contains(asked));
     // The way forward stands out; once it is taken, it no longer does.

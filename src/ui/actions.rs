@@ -402,7 +402,7 @@ pub fn ActPanel() -> impl IntoView {
             <ActionButton
                 id="act-clarify"
                 action=clarify
-                hint=Signal::derive(move || asks(store, false, "Supply clarification answers it, and the same task resumes."))
+                hint=Signal::derive(move || asks(store, false, "This answers it; the same task resumes."))
                 leads=true
             />
             <ActionButton
@@ -410,7 +410,7 @@ pub fn ActPanel() -> impl IntoView {
                 action=Callback::new(|()| Action::Authorize)
                 // Where the agent departs from a SHOULD of A2A, said where the
                 // user answers the gate (the reason under Supply stays short).
-                hint=Signal::derive(move || asks(store, true, "Authorize stands for that grant, and the same task resumes. A2A says an agent SHOULD also accept messages now; this page sends none."))
+                hint=Signal::derive(move || asks(store, true, "Authorize grants it. A2A says an agent SHOULD also accept messages now; this page sends none."))
                 leads=true
             />
             <ActionButton
