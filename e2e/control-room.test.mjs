@@ -1242,3 +1242,22 @@ test('Undo of a branch or of a fresh run shows the trace exactly as before, one 
   assertNoErrors(page);
   await page.context().close();
 });
+
+test('from the trace, one tap goes to the picked entry\'s messages: the Wire panel comes into view with focus', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.tap();
+  await step.tap();
+  const entry = page.locator('.trace [data-seq="1"]');
+  await entry.scrollIntoViewIfNeeded();
+  await entry.tap();
+  const wire = page.getByTestId('wire-heading');
+  assert.match(await wire.innerText(), /^Trace entry #1 \(selected\)/);
+  assert.ok(!(await wire.evaluate((h) => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; })), 'the Wire panel is out of sight from the trace');
+  await page.getByTestId('trace-to-wire').tap();
+  await page.waitForFunction(() => document.activeElement?.matches('section.wire'));
+  assert.ok(await wire.evaluate((h) => { const r = h.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }), 'in view');
+  assert.match(await wire.innerText(), /^Trace entry #1 \(selected\)/, 'on the entry picked');
+  assertNoErrors(page);
+  await page.context().close();
+});

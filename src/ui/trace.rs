@@ -139,6 +139,15 @@ pub fn TracePanel() -> impl IntoView {
                 })
                 value=ticks
             />
+            // The Wire panel is further down (on a phone, far down): the
+            // way there from the entries it shows.
+            <p class="hint to-wire">
+                "Pick an entry to see its A2A messages in the "
+                <button class="link" data-testid="trace-to-wire" on:click=move |_| super::app::show_panel("section.wire")>
+                    "Wire panel"
+                </button>
+                "."
+            </p>
             // What a screen reader says of the entry the Wire panel shows
             // (the viewed state's entry is the current step).
             <span id="trace-wire-note" hidden>"shown in the Wire panel"</span>
