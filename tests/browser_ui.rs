@@ -976,18 +976,24 @@ async fn a_repeated_cancel_is_refused_with_32002_and_the_wire_says_where_sdks_di
     // A canceled task is not cancelable (spec §3.1.5, §3.3.2): the Act
     // button is off and says why; the Wire panel sends it on purpose.
     assert!(p.disabled("#act-cancel"));
-    // It says the cancel was done, then why another is refused.
+    // It says first that the cancel was done.
+    assert_eq!(
+        p.text("#act-cancel-reason"),
+        "Done: the task is TASK_STATE_CANCELED now."
+    );
+    p.click("#wire-cancel-terminal").await;
+    // Once anything else happens, why a second one is refused, and where
+    // the spec and the SDKs part ways.
     let why = p.text("#act-cancel-reason");
     assert!(
-        why.starts_with("Done: the task is TASK_STATE_CANCELED now. The task is terminal"),
+        why.starts_with("The task is terminal (TASK_STATE_CANCELED)"),
         "{why}"
     );
     assert!(why.contains("TaskNotCancelableError (-32002)"), "{why}");
     assert!(
-        why.contains("(the JavaScript SDK, a2a-js, returns the canceled task instead)"),
+        why.contains("(§3.3.1 calls cancel idempotent; the JavaScript SDK, a2a-js, returns the canceled task)"),
         "{why}"
     );
-    p.click("#wire-cancel-terminal").await;
     let status = p.text("[data-testid=status]");
     assert!(
         status.starts_with("Cancel terminal task refused, as it should be: "),

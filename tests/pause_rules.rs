@@ -397,9 +397,10 @@ fn a_reason_or_resume_input_of_nothing_readable_is_none() {
     // replace a readable resume input in the artifact with nothing.
     let mut e = exp(proposal());
     steps(&mut e, 3);
+    // However long: no reason is too long.
     e.apply(Action::PauseTask {
         mode: PauseMode::FinishStep,
-        reason: " \u{200B} ".into(),
+        reason: format!(" \u{200B}{}", " ".repeat(600)),
     })
     .unwrap();
     assert_eq!(state(&e), TaskState::Paused);
@@ -568,7 +569,7 @@ fn a_refusal_names_the_proposed_code_and_what_a_v1_peer_answers_instead() {
     // Where the SDKs disagree, the refusal says so.
     assert!(Refusal::NotCancelable(TaskState::Canceled)
         .to_string()
-        .ends_with("a CancelTask now gets TaskNotCancelableError (-32002), as the spec says (the JavaScript SDK, a2a-js, returns the canceled task instead)."));
+        .ends_with("a CancelTask now gets TaskNotCancelableError (-32002), as §3.1.5 says (§3.3.1 calls cancel idempotent; the JavaScript SDK, a2a-js, returns the canceled task)."));
 }
 
 #[test]

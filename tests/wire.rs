@@ -1936,7 +1936,7 @@ fn proposal_transcripts_are_deterministic_and_entries_add_up() {
 /// A reason of nothing readable (spaces, a zero-width space) is sent as none,
 /// and the pause carries none: the request and the pause agree.
 #[test]
-fn a_blank_pause_reason_is_left_out() {
+fn a_blank_pause_reason_or_resume_input_is_left_out() {
     let mut e = proposal(|_| {});
     steps(&mut e, 3);
     pause(&mut e, PauseMode::FinishStep, " \u{200B}").unwrap();
@@ -1951,6 +1951,33 @@ fn a_blank_pause_reason_is_left_out() {
         };
         assert_eq!(pz["initiatedBy"], "PAUSE_INITIATOR_CLIENT");
         assert!(pz.get("reason").is_none(), "{pz}");
+    }
+    // So is a resume input, on a ResumeTask refused as well as on one accepted.
+    let refused = e.apply(Action::ResumeTask {
+        token: "not-the-token".into(),
+        input: Some("\u{200B} ".into()),
+        continue_transcript: true,
+    });
+    assert_eq!(refused, Err(Refusal::BadResumeToken));
+    let t = e.resume_token().unwrap().to_string();
+    e.apply(Action::ResumeTask {
+        token: t,
+        input: Some("  ".into()),
+        continue_transcript: true,
+    })
+    .unwrap();
+    for enc in ENCODINGS {
+        let r = msgs_of(&e, |v| matches!(v, Event::ResumeRequested { .. }), enc);
+        let requests: Vec<_> = r.iter().filter(|m| m.from == Party::Client).collect();
+        assert_eq!(
+            requests.len(),
+            2,
+            "the refused request and the accepted one"
+        );
+        for m in requests {
+            let params = params_of(m, enc, "ResumeTask");
+            assert!(params.get("input").is_none(), "{params}");
+        }
     }
 }
 

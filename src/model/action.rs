@@ -418,7 +418,7 @@ impl fmt::Display for Refusal {
                 )?;
                 // Where the SDKs part ways (the Wire panel's note says more).
                 if *s == TaskState::Canceled {
-                    f.write_str(", as the spec says (the JavaScript SDK, a2a-js, returns the canceled task instead)")?;
+                    f.write_str(", as §3.1.5 says (§3.3.1 calls cancel idempotent; the JavaScript SDK, a2a-js, returns the canceled task)")?;
                 }
                 f.write_str(".")
             }

@@ -465,7 +465,8 @@ impl Experiment {
             // The RFC pauses WORKING tasks only (PR #1277 would also have
             // paused SUBMITTED ones).
             Action::PauseTask { reason, .. } => match state {
-                _ if too_long(reason).is_some() => Err(Refusal::ReasonTooLong),
+                // A reason of nothing readable is none, whatever its length.
+                _ if !blank(reason) && too_long(reason).is_some() => Err(Refusal::ReasonTooLong),
                 TaskState::Working | TaskState::Paused => Ok(()),
                 s => Err(Refusal::NotPausable(s)),
             },
@@ -1075,7 +1076,7 @@ fn requested_event(action: &Action) -> Event {
             continue_transcript,
             ..
         } => Event::ResumeRequested {
-            had_input: input.is_some(),
+            had_input: input.as_deref().is_some_and(|i| !blank(i)),
             continue_transcript: *continue_transcript,
         },
         Action::FireEvent(_) => Event::EventFired,

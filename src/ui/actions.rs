@@ -207,10 +207,12 @@ pub fn ActionButton(
                         }
                     }
                     // Done, and nothing more for it to do (a cancellation
-                    // accepted): said as done, then why it is off now.
-                    (Err(why), None) if outcome() == Some(Outcome::Done) => store
+                    // accepted): said as done, which is why it is off now
+                    // (the refusal a second one would get is said once
+                    // anything else happens).
+                    (Err(_), None) if outcome() == Some(Outcome::Done) => store
                         .exp
-                        .with(|e| format!("Done: the task is {} now. {why}", e.snapshot().state)),
+                        .with(|e| format!("Done: the task is {} now.", e.snapshot().state)),
                     (Err(why), None) => why,
                 }}</span>
                 {move || carry_on().map(|_| view! {

@@ -466,7 +466,7 @@ pub fn show_wire() {
 }
 
 /// Scrolls to the panel `selector` finds and puts keyboard focus on it.
-pub(super) fn show_panel(selector: &str) {
+fn show_panel(selector: &str) {
     if let Some(el) = document().query_selector(selector).ok().flatten() {
         show_region(el);
     }

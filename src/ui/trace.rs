@@ -143,7 +143,7 @@ pub fn TracePanel() -> impl IntoView {
             // way there from the entries it shows.
             <p class="hint to-wire">
                 "Pick an entry to see its A2A messages in the "
-                <button class="link" data-testid="trace-to-wire" on:click=move |_| super::app::show_panel("section.wire")>
+                <button class="link" data-testid="trace-to-wire" on:click=move |_| super::app::show_wire()>
                     "Wire panel"
                 </button>
                 "."

@@ -1559,7 +1559,7 @@ impl<'a> Walk<'a> {
                 // an accepted one's, the pause's token and the input kept.
                 let (token, input) = match exp.sent(seq) {
                     Some(Action::ResumeTask { token, input, .. }) => {
-                        (Some(token.as_str()), input.as_deref())
+                        (Some(token.as_str()), input.as_deref().filter(|i| !blank(i)))
                     }
                     _ => {
                         let records = exp.tasks()[ti].records().iter().rev();
