@@ -96,6 +96,28 @@ pub enum Action {
 }
 
 impl Action {
+    /// The action as the agent reads it: a pause reason or a resume input of
+    /// nothing readable ([`blank`]) is none, so that it neither shows as an
+    /// empty reason nor replaces a readable input in the artifact.
+    pub fn normalized(self) -> Action {
+        match self {
+            Action::PauseTask { mode, reason } if blank(&reason) => Action::PauseTask {
+                mode,
+                reason: String::new(),
+            },
+            Action::ResumeTask {
+                token,
+                input: Some(input),
+                continue_transcript,
+            } if blank(&input) => Action::ResumeTask {
+                token,
+                input: None,
+                continue_transcript,
+            },
+            action => action,
+        }
+    }
+
     /// Who asks it, for the trace: a Step is asked of the simulation (the
     /// agent's work it then does is the agent's), credentials and an external
     /// event come from outside the A2A exchange; the rest is the client's.

@@ -543,7 +543,7 @@ impl Experiment {
             let given = p
                 .reason
                 .and_then(|r| self.stored_text(r))
-                .filter(|r| !blank(r));
+                .filter(|r| !r.is_empty());
             return given.map(str::to_string);
         }
         let (u, n) = (snap.completed_units + 1, self.config.work_units);
@@ -623,6 +623,8 @@ impl Experiment {
     /// Carries out `action` on the viewed state, tracing it whatever happens
     /// (while the trace has room: see [`MAX_TRACE_ENTRIES`]).
     pub fn apply(&mut self, action: Action) -> Result<Applied, Refusal> {
+        // Recorded, carried out and put on the wire as the agent reads it.
+        let action = action.normalized();
         let op = match action {
             Action::Step => None,
             _ => Some(action.clone()),
@@ -914,11 +916,8 @@ impl Experiment {
                 continue_transcript,
                 ..
             } => {
-                let mut next = snap.resumed();
-                // An input of nothing readable (spaces, invisible marks) is
-                // none: it would replace a readable one in the artifact.
-                let input = input.filter(|i| !blank(i));
                 let had_input = input.is_some();
+                let mut next = snap.resumed();
                 if let Some(input) = input {
                     next.resume_input = Some(self.text(input));
                 }
@@ -1076,7 +1075,7 @@ fn requested_event(action: &Action) -> Event {
             continue_transcript,
             ..
         } => Event::ResumeRequested {
-            had_input: input.as_deref().is_some_and(|i| !blank(i)),
+            had_input: input.is_some(),
             continue_transcript: *continue_transcript,
         },
         Action::FireEvent(_) => Event::EventFired,

@@ -118,8 +118,8 @@ mod time;
 pub use time::timestamp;
 
 use crate::model::{
-    a2a_error, blank, extension_code, short_id, A2aError, Action, Artifact, Event, Experiment,
-    Initiator, OnTimeout, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID,
+    a2a_error, extension_code, short_id, A2aError, Action, Artifact, Event, Experiment, Initiator,
+    OnTimeout, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID,
     PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND,
     UNSUPPORTED_OPERATION,
 };
@@ -1540,8 +1540,7 @@ impl<'a> Walk<'a> {
                         })
                         .and_then(|i| text(exp, i)),
                 };
-                // A reason of nothing readable is sent as none.
-                let reason = reason.filter(|r| !blank(r));
+                let reason = reason.filter(|r| !r.is_empty());
                 if let Some(r) = reason {
                     params["reason"] = r.into();
                 }
@@ -1559,7 +1558,7 @@ impl<'a> Walk<'a> {
                 // an accepted one's, the pause's token and the input kept.
                 let (token, input) = match exp.sent(seq) {
                     Some(Action::ResumeTask { token, input, .. }) => {
-                        (Some(token.as_str()), input.as_deref().filter(|i| !blank(i)))
+                        (Some(token.as_str()), input.as_deref())
                     }
                     _ => {
                         let records = exp.tasks()[ti].records().iter().rev();
