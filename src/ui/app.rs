@@ -48,28 +48,26 @@ pub fn ControlRoom(
 
     view! {
         <header class="masthead">
-            // For the keyboard: the first Tab shows it, and each button
-            // brings its panel into view, focused (Tab goes on from there).
-            <nav class="skip" aria-label="Skip to a panel">
-                "Skip to "
-                {SKIP_TO
-                    .into_iter()
-                    .map(|(name, panel)| view! {
-                        <button class="link" on:click=move |_| show_panel(panel)>{name}</button>
-                    })
-                    .collect_view()}
-            </nav>
             <p class="eyebrow">"A2A · Task Control Room"</p>
             <h1>"Task lifecycle: resume interrupted work"</h1>
-            <span class="to-panels">
+            // The first stops of the Tab order, and on a phone, where the
+            // page is long, the way to a panel far below: each button brings
+            // its panel into view, focused (Tab goes on from there).
+            <nav class="to-panels" aria-label="Panels">
                 <button class="link" data-testid="to-guide" on:click=move |_| show_guide()>
                     "New here? Start with an experiment."
                 </button>
                 " · "
-                <button class="link" data-testid="to-configure" on:click=move |_| show_panel("section.configure")>
-                    "Configure"
-                </button>
-            </span>
+                <span class="jump">"Jump to:"</span>
+                {PANELS
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (name, panel))| view! {
+                        {if i == 0 { " " } else { " · " }}
+                        <button class="link" on:click=move |_| show_panel(panel)>{name}</button>
+                    })
+                    .collect_view()}
+            </nav>
             <p class="lede">
                 "Interrupt a simulated A2A v1.0 task, supply what it needs, and follow the actual "
                 "state and artifact changes."
@@ -444,14 +442,15 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
     }
 }
 
-/// The panels the skip links reach, far down a long Tab order, by the name
-/// each panel's heading starts with.
-const SKIP_TO: [(&str, &str); 5] = [
+/// The panels the masthead's links reach, in the order a phone shows them,
+/// by the name each panel's heading starts with.
+const PANELS: [(&str, &str); 6] = [
     ("Act", "section[aria-labelledby=act-h]"),
+    ("Lifecycle", "section.lifecycle"),
+    ("Configure", "section.configure"),
     ("Trace", "section.trace-panel"),
     ("Wire", "section.wire"),
-    ("Configure", "section.configure"),
-    ("Save and share", "section[aria-labelledby=share-h]"),
+    ("Save", "section[aria-labelledby=share-h]"),
 ];
 
 /// Scrolls to *Your experiment* and puts keyboard focus on it.
