@@ -714,6 +714,7 @@ test("the masthead's links come first in the Tab order; each brings its panel in
     ['Trace', 'trace-h', null],
     ['Configure', 'configure-h', null],
     ['Lifecycle', 'diagram-h', null],
+    ['Inspect', 'inspect-h', null],
     ['Act', 'act-h', null],
   ]) {
     await nav.getByRole('button', { name, exact: true }).focus();
@@ -743,6 +744,7 @@ test('on a phone, the way to each panel is in the first screen: a tap brings the
     ['Save', 'share-h'],
     ['Trace', 'trace-h'],
     ['Lifecycle', 'diagram-h'],
+    ['Inspect', 'inspect-h'],
   ]) {
     await phone.evaluate(() => window.scrollTo(0, 0));
     const link = nav.getByRole('button', { name, exact: true });
@@ -762,6 +764,18 @@ test('on a phone, the way to each panel is in the first screen: a tap brings the
     assert.equal(at.focused, heading, `${name}: its panel has focus`);
     assert.ok(at.top >= strip.height && at.top < 844 / 2, `${name}: its heading near the top, below the strip (${at.top})`);
   }
+  // Rows apart: a tap a little above a link's row reaches no other link.
+  const [guide, act] = [await phone.getByTestId('to-guide').boundingBox(), await nav.getByRole('button', { name: 'Act', exact: true }).boundingBox()];
+  assert.ok(act.y - (guide.y + guide.height) >= 4, `rows apart: ${JSON.stringify({ guide, act })}`);
+  // From far down, the strip's ↑ at its end brings the links back in one tap.
+  await nav.getByRole('button', { name: 'Wire', exact: true }).tap();
+  assert.ok(await phone.evaluate(() => window.scrollY) > 2000);
+  const up = await phone.getByTestId('state-strip').locator('button', { hasText: '↑' }).boundingBox();
+  assert.ok(up.x + up.width === 390 && up.height >= 30 && up.width >= 32, `a finger-sized ↑ at the strip's end: ${JSON.stringify(up)}`);
+  await phone.touchscreen.tap(up.x + up.width / 2, up.y + up.height / 2);
+  await phone.waitForFunction(() => window.scrollY === 0);
+  const back = await nav.getByRole('button', { name: 'Act', exact: true }).boundingBox();
+  assert.ok(back.y >= strip.height && back.y + back.height <= 844, `the links in view again: ${JSON.stringify(back)}`);
   assertNoErrors(phone);
   await phone.context().close();
 });
@@ -1079,7 +1093,7 @@ test('where Play stops for the client, one click goes to the control that answer
     assert.ok(await focusInView(page), `${viewport.width}px: the focused Go to Play is in view`);
     // The answer says that Play carries the task on, and links to it.
     assert.match(await page.locator('#act-clarify-reason').innerText(),
-      /^Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on\./);
+      /^Done: the same task, its ids kept, is TASK_STATE_WORKING now; Play or Step carries it on\./);
     await answered('Go to Play', 'play');
     await page.keyboard.press('Enter');
     await waitState(page, 'TASK_STATE_PAUSED');
@@ -1110,8 +1124,8 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
   assert.ok(await page.getByText('Space plays or pauses playback').isHidden());
   assert.ok(await page.getByLabel('Keyboard shortcuts').isVisible(), 'single-key shortcuts can be turned off (WCAG 2.1.4)');
-  const heading = await page.getByRole('heading', { name: 'Recorded states' }).boundingBox();
-  assert.ok(heading.y + heading.height < 844 * 0.75, `Recorded states at ${heading.y}`);
+  const slider = await page.getByRole('slider', { name: 'Recorded state' }).boundingBox();
+  assert.ok(slider.y + slider.height < 844, `the Recorded state slider at ${slider.y}`);
   // The two links of Playback's hint lie on neighbouring lines: a tap on
   // each takes that one, not the other.
   const gate = page.getByTestId('add-input-gate');

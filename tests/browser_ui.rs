@@ -2013,9 +2013,15 @@ async fn an_answer_says_play_carries_the_task_on_while_it_is_the_newest_entry() 
     }
     assert_eq!(p.count(link), 0, "nothing answered yet");
     p.click("#act-clarify").await;
-    assert!(p
-        .text("#act-clarify-reason")
-        .starts_with("Done: the task is TASK_STATE_WORKING now, and Play or Step carries it on."));
+    // What the answer kept, where it was given.
+    assert!(
+        p.text("#act-clarify-reason").starts_with(
+            "Done: the same task, its ids and 1 of 4 units kept, is TASK_STATE_WORKING now; \
+             Play or Step carries it on."
+        ),
+        "{}",
+        p.text("#act-clarify-reason")
+    );
     assert_eq!(p.text(link), "Go to Play");
     let entries = p.count("[data-testid=trace-entry]");
     p.click("#step").await;
@@ -2030,6 +2036,20 @@ async fn an_answer_says_play_carries_the_task_on_while_it_is_the_newest_entry() 
     }
     assert_eq!(p.count("[data-testid=trace-entry]"), entries);
     assert_eq!(p.count(link), 0, "nothing was answered in this experiment");
+    // Authorize says the same, with the units done when it was granted.
+    p.set_range("#setting-require-authorization-before-unit", 3)
+        .await;
+    while p.state() != "TASK_STATE_AUTH_REQUIRED" {
+        p.click("#step").await;
+    }
+    p.click("#act-authorize").await;
+    assert!(
+        p.text("#act-authorize-reason").starts_with(
+            "Done: the same task, its ids and 2 of 4 units kept, is TASK_STATE_WORKING now;"
+        ),
+        "{}",
+        p.text("#act-authorize-reason")
+    );
 }
 
 #[wasm_bindgen_test]

@@ -118,23 +118,34 @@ pub fn ActionButton(
                             }
                             _ => None,
                         };
-                        (entry.event, matches!(action, Action::PauseTask { .. }), token)
+                        let answer =
+                            matches!(action, Action::SupplyClarification(_) | Action::Authorize);
+                        (entry.event, matches!(action, Action::PauseTask { .. }), token, answer)
                     })
                 });
                 match sent {
                     // The token Inspect showed before the pause ended, said
                     // as it showed it.
-                    Some((_, _, Some(token))) => format!(
+                    Some((_, _, Some(token), _)) => format!(
                         "Done: resumed with the token {token}… that Inspect showed; the task is {state} now, and Play or Step carries it on."
                     ),
-                    Some((Event::Created { follow_up: true }, _, _)) => format!(
+                    // What an answer keeps, where it is given (experiment 1
+                    // asks you to compare them in Inspect).
+                    Some((.., true)) => {
+                        let kept = match e.snapshot().completed_units {
+                            0 => "its ids".to_string(),
+                            k => format!("its ids and {k} of {} units", e.config().work_units),
+                        };
+                        format!("Done: the same task, {kept} kept, is {state} now; Play or Step carries it on.")
+                    }
+                    Some((Event::Created { follow_up: true }, ..)) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
                     // A pause that waits for the in-flight work (proposal).
-                    Some((_, true, _)) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
+                    Some((_, true, ..)) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
                         "Done: the pause is requested (proposal), but it lapses (see Pause requested); the task is {state}, and Play or Step carries it on."
                     ),
-                    Some((_, true, _)) => format!(
+                    Some((_, true, ..)) => format!(
                         "Done: the pause is requested (proposal) and the task is {state} until it takes effect; Play or Step carries it there."
                     ),
                     _ => format!("Done: the task is {state} now, and Play or Step carries it on."),

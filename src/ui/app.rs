@@ -57,7 +57,7 @@ pub fn ControlRoom(
                 <button class="link" data-testid="to-guide" on:click=move |_| show_guide()>
                     "New here? Start with an experiment."
                 </button>
-                " · "
+                <span class="sep">" · "</span>
                 <span class="jump">"Jump to:"</span>
                 {PANELS
                     .into_iter()
@@ -80,10 +80,18 @@ pub fn ControlRoom(
                 <p class="state-strip" aria-hidden="true" data-testid="state-strip">
                     // The name as the diagram writes it: the strip is one
                     // line on a phone as narrow as 360 px.
-                    <code class=move || state.get().family()>
-                        {move || super::lifecycle::short_name(state.get())}
-                    </code>
-                    {move || store.exp.with(state_strip)}
+                    <span>
+                        <code class=move || state.get().family()>
+                            {move || super::lifecycle::short_name(state.get())}
+                        </code>
+                        {move || store.exp.with(state_strip)}
+                    </span>
+                    // From anywhere on a long page, back to the masthead's
+                    // links, for a finger (the keyboard has them first in
+                    // its order, and the strip is hidden from it).
+                    <button class="link" tabindex="-1" title="Back to the top, to the Jump to links" on:click=move |_| window().scroll_to_with_x_and_y(0.0, 0.0)>
+                        "↑"
+                    </button>
                 </p>
                 // Only the message is the live region: a screen reader says
                 // the message, not the Dismiss button's name after it.
@@ -444,9 +452,10 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
 
 /// The panels the masthead's links reach, in the order a phone shows them,
 /// by the name each panel's heading starts with.
-const PANELS: [(&str, &str); 6] = [
+const PANELS: [(&str, &str); 7] = [
     ("Act", "section[aria-labelledby=act-h]"),
     ("Lifecycle", "section.lifecycle"),
+    ("Inspect", "section.inspect"),
     ("Configure", "section.configure"),
     ("Trace", "section.trace-panel"),
     ("Wire", "section.wire"),
