@@ -110,46 +110,34 @@ pub fn ActionButton(
         store.play_verdict().is_ok().then(|| {
             store.exp.with(|e| {
                 let (state, task) = (e.snapshot().state, e.viewed_task_index() + 1);
-                let sent = sent.with(|s| {
-                    s.as_ref().map(|(_, entry, action, _)| {
-                        let token = match action {
-                            Action::ResumeTask { token, .. } => {
-                                Some(super::tasks::short(token).to_string())
-                            }
-                            _ => None,
-                        };
-                        let answer =
-                            matches!(action, Action::SupplyClarification(_) | Action::Authorize);
-                        (entry.event, matches!(action, Action::PauseTask { .. }), token, answer)
-                    })
-                });
-                match sent {
+                sent.with(|s| match s.as_ref().map(|(_, entry, action, _)| (entry.event, action)) {
                     // The token Inspect showed before the pause ended, said
                     // as it showed it.
-                    Some((_, _, Some(token), _)) => format!(
-                        "Done: resumed with the token {token}… that Inspect showed; the task is {state} now, and Play or Step carries it on."
+                    Some((_, Action::ResumeTask { token, .. })) => format!(
+                        "Done: resumed with the token {}… that Inspect showed; the task is {state} now, and Play or Step carries it on.",
+                        super::tasks::short(token)
                     ),
                     // What an answer keeps, where it is given (experiment 1
                     // asks you to compare them in Inspect).
-                    Some((.., true)) => {
+                    Some((_, Action::SupplyClarification(_) | Action::Authorize)) => {
                         let kept = match e.snapshot().completed_units {
                             0 => "its ids".to_string(),
                             k => format!("its ids and {k} of {} units", e.config().work_units),
                         };
                         format!("Done: the same task, {kept} kept, is {state} now; Play or Step carries it on.")
                     }
-                    Some((Event::Created { follow_up: true }, ..)) => format!(
+                    Some((Event::Created { follow_up: true }, _)) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
                     // A pause that waits for the in-flight work (proposal).
-                    Some((_, true, ..)) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
+                    Some((_, Action::PauseTask { .. })) if pause_outlook(e).is_some_and(|(_, _, lapses)| lapses) => format!(
                         "Done: the pause is requested (proposal), but it lapses (see Pause requested); the task is {state}, and Play or Step carries it on."
                     ),
-                    Some((_, true, ..)) => format!(
+                    Some((_, Action::PauseTask { .. })) => format!(
                         "Done: the pause is requested (proposal) and the task is {state} until it takes effect; Play or Step carries it there."
                     ),
                     _ => format!("Done: the task is {state} now, and Play or Step carries it on."),
-                }
+                })
             })
         })
     };
