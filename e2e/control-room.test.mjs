@@ -811,7 +811,7 @@ test('a notice stays until it is dismissed or the next action has read it', asyn
   await page.clock.install();
   await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   await page.clock.fastForward(60_000);
-  assert.match(await text(page, 'notice'), /^Experiment 1 .*Press Play/);
+  assert.match(await text(page, 'notice'), /^Experiment 1 set up \(Require input before unit 2\)\.$/);
   assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   assert.equal(await page.getByTestId('notice').innerText(), '');
@@ -1074,17 +1074,26 @@ test('experiment 4: authorization, failure and rejection each set up in one clic
   const page = await openPage(browser());
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   const cases = [
-    ['authorization', /^Experiment 4: authorization set up \(Require authorization before unit 2\)\. Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2; then Authorize\.( Undo .*)?$/, 'TASK_STATE_AUTH_REQUIRED'],
-    ['failure', /^Experiment 4: failure set up \(Fail during unit 2\)\. Press Play: the task fails during unit 2, in TASK_STATE_FAILED\.( Undo .*)?$/, 'TASK_STATE_FAILED'],
-    ['rejection', /^Experiment 4: rejection set up \(Reject before execution on\)\. Press Play: the agent rejects the task before any work, in TASK_STATE_REJECTED\.( Undo .*)?$/, 'TASK_STATE_REJECTED'],
+    ['authorization', /^Experiment 4: authorization set up \(Require authorization before unit 2\)\.( Undo .*)?$/, 'TASK_STATE_AUTH_REQUIRED',
+      'Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2.',
+      'Experiment 4: authorization, step 2 of 4: Press Authorize, in Act: it stands for credentials that reach the agent out of band.'],
+    ['failure', /^Experiment 4: failure set up \(Fail during unit 2\)\.( Undo .*)?$/, 'TASK_STATE_FAILED',
+      'Press Play: the task fails during unit 2.',
+      'Experiment 4: failure done: TASK_STATE_FAILED, final, with 1 unit done; the failed unit is not counted. Set up experiment 4: rejection'],
+    ['rejection', /^Experiment 4: rejection set up \(Reject before execution on\)\.( Undo .*)?$/, 'TASK_STATE_REJECTED',
+      'Press Play: the agent rejects the task before any work.',
+      'Experiment 4: rejection done: TASK_STATE_REJECTED, final, before any work: no unit, no artifact. Set up experiment 5'],
   ];
-  for (const [what, notice, state] of cases) {
+  for (const [what, notice, state, first, last] of cases) {
     await page.locator('.guide').getByRole('button', { name: `experiment 4: ${what}` }).click();
     assert.match(await text(page, 'notice'), notice);
+    // What to do is said under Play, from the first step to the last.
+    assert.equal(await text(page, 'guided'), `Experiment 4: ${what}, step 1 of ${what === 'authorization' ? 4 : 2}: ${first}`);
     await waitState(page, 'TASK_STATE_SUBMITTED');
     await frames(page);
     await page.keyboard.press('Space'); // Play has the focus
     await waitState(page, state);
+    assert.equal(await text(page, 'guided'), last);
     // The Wire panel shows the transition's frame.
     await page.getByTestId('wire-messages').filter({ hasText: `"state": "${state}"` }).waitFor();
   }
@@ -1106,7 +1115,8 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   const page = await openPage(browser());
   await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
   assert.match(await text(page, 'notice'),
-    /^Experiment 3 set up \(Worker accepts cancellation off\)\. Press Play, then Request cancellation: the worker refuses it \(TaskNotCancelableError, -32002\)\.$/);
+    /^Experiment 3 set up \(Worker accepts cancellation off\)\.$/);
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 1 of 5: Press Play, then Request cancellation, in Act, while the task works.');
   assert.equal(await page.getByLabel('Worker accepts cancellation').isChecked(), false);
   await frames(page);
   await page.keyboard.press('Space'); // Play has the focus
@@ -1115,6 +1125,7 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   await page.getByRole('button', { name: 'Request cancellation' }).click();
   await page.getByTestId('alert').filter({ hasText: '-32002' }).waitFor();
   await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 2 of 5: Refused: TaskNotCancelableError (-32002), in the Wire panel. Play goes on to TASK_STATE_COMPLETED.');
   assert.match(await text(page, 'status'), /Playback paused at the refusal; Play goes on\.$/);
   // Nothing moves on under the refusal: Wire keeps its error in view.
   const heading = await text(page, 'wire-heading');
@@ -1134,6 +1145,58 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
+  // The experiment's second half: the switch it names keeps it going.
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 3 of 5: Now switch Worker accepts cancellation on, under Configure, and try again.');
+  await page.getByLabel('Worker accepts cancellation').check();
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 4 of 5: Press Play, then Request cancellation, in Act: this time the worker accepts it.');
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Step', exact: true }).click();
+  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  await waitState(page, 'TASK_STATE_CANCELED');
+  assert.equal(await text(page, 'guided'), 'Experiment 3 done: TASK_STATE_CANCELED, final. The units done leave no artifact unless Stream the result unit by unit is on. Set up experiment 4: authorization');
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('a set-up experiment says its next step under Play, from the first to the next experiment', async () => {
+  const page = await openPage(browser());
+  await page.getByLabel('Speed').selectOption({ label: '10×' });
+  assert.equal(await page.getByTestId('guided').count(), 0, 'nothing is said before one is set up');
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
+  assert.equal(await text(page, 'guided'), 'Experiment 1, step 1 of 4: Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.');
+  await frames(page);
+  await page.keyboard.press('Space'); // Play has the focus
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  // The step stays in view after the notice that set it up has gone.
+  assert.equal(await page.getByTestId('notice').innerText(), '');
+  assert.equal(await text(page, 'guided'), 'Experiment 1, step 2 of 4: Note the task id, the context id and 1 unit done (Inspect shows them); then Supply clarification, in Act.');
+  const task = await text(page, 'task-id');
+  await page.getByRole('button', { name: 'Supply clarification' }).click();
+  assert.equal(await text(page, 'guided'), 'Experiment 1, step 3 of 4: Play on: the task id, the context id and the 1 unit done stay as they were.');
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await text(page, 'task-id'), task);
+  assert.equal(await text(page, 'guided'), 'Experiment 1 done: One task id and one context id throughout, and no unit worked twice: interrupted, not ended. Set up experiment 2');
+  // Back to the gate: the line follows the viewed state.
+  await page.getByLabel('Recorded state', { exact: true }).fill('5');
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  assert.match(await text(page, 'guided'), /^Experiment 1, step 2 of 4: /);
+  await page.getByLabel('Recorded state', { exact: true }).fill('15');
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  // One click on to the next experiment, Play focused.
+  await page.getByTestId('guided-next').click();
+  assert.equal(await text(page, 'notice'), 'Experiment 2 set up (the default settings). Undo (here, or under Configure) brings back the run from before.');
+  assert.equal(await text(page, 'guided'), 'Experiment 2, step 1 of 4: Press Play: the task runs to TASK_STATE_COMPLETED.');
+  await frames(page);
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'play');
+  await page.keyboard.press('Space');
+  await waitState(page, 'TASK_STATE_COMPLETED');
+  assert.equal(await text(page, 'guided'), 'Experiment 2, step 2 of 4: Press New follow-up task, in Act: a new task in the same context.');
+  await page.getByRole('button', { name: 'New follow-up task' }).click();
+  assert.match(await text(page, 'guided'), /^Experiment 2, step 3 of 4: The follow-up: a new task id, the same context id, Task 1 in its referenceTaskIds/);
+  // A settings change is another experiment: the line goes.
+  await page.getByLabel('Reject before execution').check();
+  assert.equal(await page.getByTestId('guided').count(), 0);
   assertNoErrors(page);
   await page.context().close();
 });

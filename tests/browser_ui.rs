@@ -1972,7 +1972,13 @@ async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
         p.text("[data-testid=notice]"),
         "Experiment 5 set up (Proposed pause/resume on, Agent self-parks before unit 3, \
          Self-park timeout (minutes) 5, Resume event name “pr.merged”, On timeout \
-         resume_with_summary). Press Play: the agent pauses itself before unit 3 (proposal)."
+         resume_with_summary)."
+    );
+    // What to do, under Play, step by step.
+    assert_eq!(
+        p.text("[data-testid=guided]"),
+        "Experiment 5, step 1 of 4: Press Play: the agent pauses itself before unit 3, in \
+         TASK_STATE_PAUSED (proposal)."
     );
     assert!(exists(&p, "#act-pause"), "the proposal is on");
     for _ in 0..20 {
@@ -1983,6 +1989,11 @@ async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
     }
     assert_eq!(p.state(), "TASK_STATE_PAUSED (proposal)");
     assert_eq!(p.text("[data-testid=completed-units]"), "2 / 4");
+    assert_eq!(
+        p.text("[data-testid=guided]"),
+        "Experiment 5, step 2 of 4: Open Compare, at the foot of the Wire panel; then Fire event \
+         or Resume task, in Act (proposal)."
+    );
     // As the guide says: while paused, Compare shows the same pause as a
     // v1.0 extension carries it, WORKING plus metadata.
     p.q("[data-testid=wire-compare]")
@@ -2097,7 +2108,12 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
     assert_eq!(p.text("[data-testid=value-work-units]"), "6");
     assert!(p
         .text("[data-testid=notice]")
-        .starts_with("Input gate set up (Work units 6, Require input before unit 2). Press Play"));
+        .starts_with("Input gate set up (Work units 6, Require input before unit 2)."));
+    assert_eq!(
+        p.text("[data-testid=guided]"),
+        "Experiment 1, step 1 of 4: Press Play: the task stops at TASK_STATE_INPUT_REQUIRED \
+         before unit 2."
+    );
     assert!(!exists(&p, "[data-testid=add-input-gate]"));
     next_frame().await;
     let focused = document().active_element().map(|e| e.id());
@@ -2106,6 +2122,9 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
         p.click("#step").await;
     }
     assert_eq!(p.state(), "TASK_STATE_INPUT_REQUIRED");
+    assert!(p
+        .text("[data-testid=guided]")
+        .starts_with("Experiment 1, step 2 of 4: Note the task id"));
 }
 
 #[wasm_bindgen_test]

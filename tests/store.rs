@@ -1,13 +1,14 @@
 //! The page's store off the browser: what Undo brings back after a run is
-//! replaced by a settings change, a restart or an opened run.
+//! replaced by a settings change, a restart or an opened run; where an
+//! experiment set up stands.
 
 #[cfg(target_arch = "wasm32")]
 use wasm_bindgen_test::wasm_bindgen_test as test;
 #[cfg(target_arch = "wasm32")]
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
 
-use a2a_control_room::model::{Config, Setting};
-use a2a_control_room::ui::{play_interval_ms, Store};
+use a2a_control_room::model::{Action, Config, Setting, Switch, TaskState};
+use a2a_control_room::ui::{play_interval_ms, Guided, Store};
 use leptos::prelude::{GetUntracked, Owner, Set, WithUntracked};
 
 /// A store whose run has `steps` Steps, and that run as a file's text.
@@ -290,4 +291,156 @@ fn a_replay_moves_through_the_later_states_without_acting_and_ends_at_any_other_
     store.seek(newest);
     store.start_replay();
     assert_eq!(store.replay.get_untracked(), None);
+}
+
+/// Steps until the viewed task is in `state` (at most `limit` Steps).
+fn step_to(store: &Store, state: TaskState, limit: usize) {
+    for _ in 0..limit {
+        if store.exp.with_untracked(|e| e.snapshot().state) == state {
+            return;
+        }
+        store.step();
+    }
+    assert_eq!(store.exp.with_untracked(|e| e.snapshot().state), state);
+}
+
+/// The experiment's line as (step, of, done), and its text.
+fn line(store: &Store) -> ((u8, u8, bool), String) {
+    let at = store.guided_step().expect("an experiment is set up");
+    ((at.step, at.of, at.done), at.text)
+}
+
+fn set_up(store: &Store, g: Guided) {
+    store.set_up(g.config().unwrap(), String::new(), g);
+}
+
+#[test]
+fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
+    let _owner = owner();
+    let store = Store::new(7);
+    assert!(store.guided_step().is_none(), "none before one is set up");
+
+    // 1: the gate, the answer, and on to the end.
+    set_up(&store, Guided::Resume);
+    assert_eq!(line(&store).0, (1, 4, false));
+    assert!(line(&store)
+        .1
+        .contains("TASK_STATE_INPUT_REQUIRED before unit 2"));
+    step_to(&store, TaskState::InputRequired, 20);
+    assert_eq!(
+        line(&store),
+        ((2, 4, false), "Note the task id, the context id and 1 unit done (Inspect shows them); then Supply clarification, in Act.".into())
+    );
+    assert!(store.act(Action::SupplyClarification("EU only".into())));
+    assert_eq!(line(&store).0, (3, 4, false));
+    assert!(line(&store).1.contains("the 1 unit done stay as they were"));
+    step_to(&store, TaskState::Completed, 20);
+    assert_eq!(line(&store).0, (4, 4, true));
+    assert_eq!(Guided::Resume.after(), Some(Guided::FollowUp));
+    // It follows the view: back at the gate, the gate's step again.
+    let gate = store.exp.with_untracked(|e| {
+        e.viewed_task()
+            .records()
+            .iter()
+            .position(|r| r.snap.state == TaskState::InputRequired)
+            .unwrap()
+    });
+    store.seek(gate);
+    assert_eq!(line(&store).0, (2, 4, false));
+
+    // 2: completed, a follow-up, then back to Task 1.
+    set_up(&store, Guided::FollowUp);
+    assert_eq!(line(&store).0, (1, 4, false));
+    step_to(&store, TaskState::Completed, 20);
+    assert_eq!(line(&store).0, (2, 4, false));
+    assert!(store.act(Action::FollowUp));
+    assert_eq!(line(&store).0, (3, 4, false));
+    store.view_task(0);
+    assert_eq!(line(&store).0, (4, 4, false));
+    assert!(line(&store).1.contains("Message to terminal task"));
+
+    // 3: refused, completed; with cancellation accepted, canceled.
+    set_up(&store, Guided::Cancel);
+    step_to(&store, TaskState::Working, 5);
+    assert_eq!(line(&store).0, (1, 5, false));
+    assert!(!store.act(Action::RequestCancellation));
+    assert_eq!(line(&store).0, (2, 5, false));
+    assert!(line(&store).1.contains("TaskNotCancelableError (-32002)"));
+    step_to(&store, TaskState::Completed, 20);
+    assert_eq!(line(&store).0, (3, 5, false));
+    store.set_switch(Switch::WorkerAcceptsCancellation, true);
+    assert_eq!(line(&store).0, (4, 5, false), "the same experiment goes on");
+    step_to(&store, TaskState::Working, 5);
+    assert!(store.act(Action::RequestCancellation));
+    assert_eq!(
+        store.exp.with_untracked(|e| e.snapshot().state),
+        TaskState::Canceled
+    );
+    assert_eq!(line(&store).0, (5, 5, true));
+
+    // 4: authorization, failure, rejection.
+    set_up(&store, Guided::Authorization);
+    step_to(&store, TaskState::AuthRequired, 20);
+    assert_eq!(line(&store).0, (2, 4, false));
+    assert!(store.act(Action::Authorize));
+    assert_eq!(line(&store).0, (3, 4, false));
+    step_to(&store, TaskState::Completed, 20);
+    assert_eq!(line(&store).0, (4, 4, true));
+    set_up(&store, Guided::Failure);
+    assert_eq!(line(&store).0, (1, 2, false));
+    step_to(&store, TaskState::Failed, 20);
+    assert_eq!(
+        line(&store),
+        (
+            (2, 2, true),
+            "TASK_STATE_FAILED, final, with 1 unit done; the failed unit is not counted.".into()
+        )
+    );
+    set_up(&store, Guided::Rejection);
+    step_to(&store, TaskState::Rejected, 3);
+    assert_eq!(line(&store).0, (2, 2, true));
+
+    // 5 (proposal): paused, resumed, completed; the last one leads nowhere.
+    set_up(&store, Guided::Pause);
+    step_to(&store, TaskState::Paused, 20);
+    assert_eq!(line(&store).0, (2, 4, false));
+    assert!(store.act(Action::FireEvent("pr.merged".into())));
+    assert_eq!(line(&store).0, (3, 4, false));
+    step_to(&store, TaskState::Completed, 20);
+    assert_eq!(line(&store).0, (4, 4, true));
+    assert_eq!(Guided::Pause.after(), None);
+}
+
+#[test]
+fn an_experiment_off_its_path_says_so_and_a_settings_change_or_an_opened_run_ends_it() {
+    let _owner = owner();
+    let (_, text) = stepped(3, 4);
+    let store = Store::new(7);
+    set_up(&store, Guided::Resume);
+    step_to(&store, TaskState::Working, 5);
+    assert!(store.act(Action::RequestCancellation));
+    assert_eq!(
+        line(&store),
+        ((0, 0, false), "The task ended in TASK_STATE_CANCELED, off the experiment's path: Restart experiment tries again.".into())
+    );
+    // A restart is the same experiment, from its first step.
+    store.restart();
+    assert_eq!(line(&store).0, (1, 4, false));
+    // Any other settings change is not.
+    store.set_switch(Switch::WorkerAcceptsCancellation, false);
+    assert!(store.guided_step().is_none());
+    set_up(&store, Guided::Cancel);
+    store.set_setting(Setting::WorkUnits, "5");
+    assert!(
+        store.guided_step().is_none(),
+        "only accepting cancellation goes on with experiment 3"
+    );
+    set_up(&store, Guided::FollowUp);
+    store.open(&text).unwrap();
+    assert!(
+        store.guided_step().is_none(),
+        "an opened run is not the experiment"
+    );
+    store.bring_back();
+    assert!(store.guided_step().is_none(), "nor is the run brought back");
 }

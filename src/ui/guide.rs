@@ -1,17 +1,17 @@
 //! "Your experiment": the four experiments the page teaches, and a fifth on
-//! the proposed pause lifecycle, one click each to set up.
+//! the proposed pause lifecycle, one click each to set up; and, under Play,
+//! where the viewed task stands in the experiment set up ([`guided_step`]).
 
 use super::store::Store;
-use crate::model::{Config, EventName, OnTimeout, Setting};
+use crate::model::{Config, Event, EventName, Experiment, OnTimeout, Outcome, Setting, TaskState};
 use leptos::prelude::*;
 
-/// Starts a fresh experiment with `config` (one of the page's experiments,
-/// `what`), then on to Play: in view and focused, so that Space plays. The
-/// notice names what the experiment changed (the settings are far below,
-/// out of view) and what Play will show (`next`), in few enough words that
-/// on a wide screen it lies over the panels' top edge, not their headings
-/// (up to 1100 px wide a notice comes up from the foot of the screen).
-fn set_up(store: Store, config: Result<Config, String>, what: &str, next: &str) {
+/// Starts a fresh experiment with `config` (experiment `guided`, named
+/// `what` in the notice), then on to Play: in view and focused, so that
+/// Space plays. The notice names what the experiment changed (the settings
+/// are far below, out of view); what to do, step by step, is said under
+/// Play ([`guided_step`]).
+fn set_up(store: Store, config: Result<Config, String>, what: &str, guided: Guided) {
     let config = match config {
         Ok(config) => config,
         Err(why) => return store.raise(format!("{what}: {why}.")),
@@ -22,7 +22,7 @@ fn set_up(store: Store, config: Result<Config, String>, what: &str, next: &str) 
     } else {
         changes.join(", ")
     };
-    store.set_up(config, format!("{what} set up ({changes}). {next}"));
+    store.set_up(config, format!("{what} set up ({changes})."), guided);
     // Once the page shows the new run: Play may be off until then (a
     // task that waited or ended), and a button that is off takes no focus.
     request_animation_frame(|| super::playback::go_to("play"));
@@ -45,80 +45,227 @@ pub fn set_up_input_gate(store: Store) {
             .with(Setting::InputGate, i64::from(unit))
             .map_err(|e| e.to_string()),
         "Input gate",
-        &format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {unit}."),
+        Guided::Resume,
     );
+}
+
+/// One of the page's experiments, set up with one click; while it is the
+/// run on the page, the Playback panel says where the viewed task stands in
+/// it and what to do next ([`guided_step`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Guided {
+    Resume,
+    FollowUp,
+    Cancel,
+    Authorization,
+    Failure,
+    Rejection,
+    Pause,
+}
+
+impl Guided {
+    /// In the guide's order.
+    pub const ALL: [Guided; 7] = [
+        Guided::Resume,
+        Guided::FollowUp,
+        Guided::Cancel,
+        Guided::Authorization,
+        Guided::Failure,
+        Guided::Rejection,
+        Guided::Pause,
+    ];
+
+    /// Its name, as the guide's link ends: "experiment 4: failure".
+    pub fn name(self) -> &'static str {
+        match self {
+            Guided::Resume => "experiment 1",
+            Guided::FollowUp => "experiment 2",
+            Guided::Cancel => "experiment 3",
+            Guided::Authorization => "experiment 4: authorization",
+            Guided::Failure => "experiment 4: failure",
+            Guided::Rejection => "experiment 4: rejection",
+            Guided::Pause => "experiment 5",
+        }
+    }
+
+    /// Its name at the start of a sentence: "Experiment 4: failure".
+    pub fn title(self) -> String {
+        let name = self.name();
+        format!("E{}", &name[1..])
+    }
+
+    /// The experiment after this one in the guide.
+    pub fn after(self) -> Option<Guided> {
+        let i = Guided::ALL.iter().position(|g| *g == self)?;
+        Guided::ALL.get(i + 1).copied()
+    }
+
+    /// Its settings.
+    pub fn config(self) -> Result<Config, String> {
+        // The default settings with `setting` at unit 2.
+        let at_unit_2 = |setting| {
+            Config::default()
+                .with(setting, 2)
+                .map_err(|e| e.to_string())
+        };
+        match self {
+            Guided::Resume => at_unit_2(Setting::InputGate),
+            Guided::FollowUp => Ok(Config::default()),
+            Guided::Cancel => Ok(Config {
+                worker_accepts_cancellation: false,
+                ..Config::default()
+            }),
+            Guided::Authorization => at_unit_2(Setting::AuthGate),
+            Guided::Failure => at_unit_2(Setting::FailDuring),
+            Guided::Rejection => Ok(Config {
+                reject_before_execution: true,
+                ..Config::default()
+            }),
+            Guided::Pause => {
+                let event = EventName::new("pr.merged").map_err(|e| e.to_string())?;
+                Ok(Config {
+                    pause_proposal: true,
+                    self_park_before: 3,
+                    resume_event: event,
+                    self_park_timeout: 5,
+                    on_timeout: OnTimeout::ResumeWithSummary,
+                    ..Config::default()
+                })
+            }
+        }
+    }
+}
+
+/// Sets up experiment `g` (the guide's links, and the link to the next
+/// experiment when one is done).
+pub fn set_up_guided(store: Store, g: Guided) {
+    set_up(store, g.config(), &g.title(), g);
+}
+
+/// Where the viewed task stands in an experiment: its `step` of `of` (0 when
+/// the task has left the experiment's path) and what to do now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GuidedStep {
+    pub step: u8,
+    pub of: u8,
+    pub text: String,
+    /// The experiment is done; `text` says what it showed.
+    pub done: bool,
+}
+
+/// Where the viewed task of `e` stands in experiment `g`, read from its
+/// recorded state alone, so that it follows seek and branching.
+pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
+    let s = e.snapshot();
+    let state = s.state;
+    let task = e.viewed_task_index();
+    let units = match s.completed_units {
+        1 => "1 unit".to_string(),
+        k => format!("{k} units"),
+    };
+    let at = |step: u8, of: u8, text: String| GuidedStep {
+        step,
+        of,
+        text,
+        done: false,
+    };
+    let done = |of: u8, text: String| GuidedStep {
+        step: of,
+        of,
+        text,
+        done: true,
+    };
+    if task > 0 && g != Guided::FollowUp {
+        return at(
+            0,
+            0,
+            "You are viewing a follow-up; the experiment is on Task 1 (under Inspect, Tasks in this context).".into(),
+        );
+    }
+    let off = || {
+        at(
+            0,
+            0,
+            format!(
+                "The task ended in {}, off the experiment's path: Restart experiment tries again.",
+                state.name()
+            ),
+        )
+    };
+    match g {
+        Guided::Resume => match state {
+            TaskState::InputRequired => at(2, 4, format!("Note the task id, the context id and {units} done (Inspect shows them); then Supply clarification, in Act.")),
+            TaskState::Completed => done(4, "One task id and one context id throughout, and no unit worked twice: interrupted, not ended.".into()),
+            _ if state.is_terminal() => off(),
+            _ if s.input_supplied => at(3, 4, format!("Play on: the task id, the context id and the {units} done stay as they were.")),
+            _ => at(1, 4, format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {}.", e.config().input_gate)),
+        },
+        Guided::FollowUp => match (task, state, e.tasks().len()) {
+            (0, TaskState::Completed, 1) => at(2, 4, "Press New follow-up task, in Act: a new task in the same context.".into()),
+            (0, TaskState::Completed, _) => at(4, 4, "Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it.".into()),
+            (0, _, _) if state.is_terminal() => off(),
+            (0, _, _) => at(1, 4, "Press Play: the task runs to TASK_STATE_COMPLETED.".into()),
+            _ => at(3, 4, "The follow-up: a new task id, the same context id, Task 1 in its referenceTaskIds (Inspect shows them). Now view Task 1, under Inspect.".into()),
+        },
+        Guided::Cancel if e.config().worker_accepts_cancellation => match state {
+            TaskState::Canceled => done(5, "TASK_STATE_CANCELED, final. The units done leave no artifact unless Stream the result unit by unit is on.".into()),
+            _ if state.is_terminal() => off(),
+            _ => at(4, 5, "Press Play, then Request cancellation, in Act: this time the worker accepts it.".into()),
+        },
+        Guided::Cancel => {
+            let viewed = e.viewed_record().id;
+            let refused = e.trace().iter().any(|x| {
+                x.task == 0
+                    && x.at <= viewed
+                    && x.event == Event::CancelRequested
+                    && matches!(x.outcome, Outcome::Refused(_))
+            });
+            match state {
+                TaskState::Completed => at(3, 5, "Now switch Worker accepts cancellation on, under Configure, and try again.".into()),
+                _ if state.is_terminal() => off(),
+                _ if refused => at(2, 5, "Refused: TaskNotCancelableError (-32002), in the Wire panel. Play goes on to TASK_STATE_COMPLETED.".into()),
+                _ => at(1, 5, "Press Play, then Request cancellation, in Act, while the task works.".into()),
+            }
+        }
+        Guided::Authorization => match state {
+            TaskState::AuthRequired => at(2, 4, "Press Authorize, in Act: it stands for credentials that reach the agent out of band.".into()),
+            TaskState::Completed => done(4, "The same task went on after the authorization, its stream open all along (see the Wire panel).".into()),
+            _ if state.is_terminal() => off(),
+            _ if s.authorized => at(3, 4, format!("Play on: the same task, its {units} done kept.")),
+            _ => at(1, 4, "Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2.".into()),
+        },
+        Guided::Failure => match state {
+            TaskState::Failed => done(2, format!("TASK_STATE_FAILED, final, with {units} done; the failed unit is not counted.")),
+            _ if state.is_terminal() => off(),
+            _ => at(1, 2, "Press Play: the task fails during unit 2.".into()),
+        },
+        Guided::Rejection => match state {
+            TaskState::Rejected => done(2, "TASK_STATE_REJECTED, final, before any work: no unit, no artifact.".into()),
+            _ if state.is_terminal() => off(),
+            _ => at(1, 2, "Press Play: the agent rejects the task before any work.".into()),
+        },
+        Guided::Pause => match state {
+            TaskState::Paused => at(2, 4, "Open Compare, at the foot of the Wire panel; then Fire event or Resume task, in Act (proposal).".into()),
+            TaskState::Completed => done(4, "Paused (proposal) and resumed, the same task throughout.".into()),
+            _ if state.is_terminal() => off(),
+            _ if s.parked => at(3, 4, "Play on to TASK_STATE_COMPLETED.".into()),
+            _ => at(1, 4, "Press Play: the agent pauses itself before unit 3, in TASK_STATE_PAUSED (proposal).".into()),
+        },
+    }
 }
 
 #[component]
 pub fn GuidePanel() -> impl IntoView {
     let store = expect_context::<Store>();
-    // One click handler per set-up: `config` builds the experiment's settings.
-    let experiment =
-        move |config: fn() -> Result<Config, String>, what: &'static str, next: &'static str| {
-            move |_| set_up(store, config(), what, next)
-        };
-    // The default settings with `setting` at unit 2.
-    fn at_unit_2(setting: Setting) -> Result<Config, String> {
-        Config::default()
-            .with(setting, 2)
-            .map_err(|e| e.to_string())
-    }
-    let resume = experiment(
-        || at_unit_2(Setting::InputGate),
-        "Experiment 1",
-        "Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit 2.",
-    );
-    let follow_up = experiment(
-        || Ok(Config::default()),
-        "Experiment 2",
-        "Press Play: the task runs to TASK_STATE_COMPLETED; then New follow-up task.",
-    );
-    let cancel = experiment(
-        || {
-            Ok(Config {
-                worker_accepts_cancellation: false,
-                ..Config::default()
-            })
-        },
-        "Experiment 3",
-        "Press Play, then Request cancellation: the worker refuses it (TaskNotCancelableError, -32002).",
-    );
+    let experiment = move |g: Guided| move |_| set_up_guided(store, g);
+    let resume = experiment(Guided::Resume);
+    let follow_up = experiment(Guided::FollowUp);
+    let cancel = experiment(Guided::Cancel);
     // Experiment 4: the other ways a task stops, one set-up each.
-    let authorization = experiment(
-        || at_unit_2(Setting::AuthGate),
-        "Experiment 4: authorization",
-        "Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2; then Authorize.",
-    );
-    let failure = experiment(
-        || at_unit_2(Setting::FailDuring),
-        "Experiment 4: failure",
-        "Press Play: the task fails during unit 2, in TASK_STATE_FAILED.",
-    );
-    let rejection = experiment(
-        || {
-            Ok(Config {
-                reject_before_execution: true,
-                ..Config::default()
-            })
-        },
-        "Experiment 4: rejection",
-        "Press Play: the agent rejects the task before any work, in TASK_STATE_REJECTED.",
-    );
-    let pause = experiment(
-        || {
-            let event = EventName::new("pr.merged").map_err(|e| e.to_string())?;
-            Ok(Config {
-                pause_proposal: true,
-                self_park_before: 3,
-                resume_event: event,
-                self_park_timeout: 5,
-                on_timeout: OnTimeout::ResumeWithSummary,
-                ..Config::default()
-            })
-        },
-        "Experiment 5",
-        "Press Play: the agent pauses itself before unit 3 (proposal).",
-    );
+    let authorization = experiment(Guided::Authorization);
+    let failure = experiment(Guided::Failure);
+    let rejection = experiment(Guided::Rejection);
+    let pause = experiment(Guided::Pause);
     view! {
         <section class="panel guide" aria-labelledby="guide-h">
             <h2 id="guide-h">"Your experiment"</h2>

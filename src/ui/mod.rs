@@ -17,6 +17,7 @@ mod trace;
 mod wire;
 
 pub use app::ControlRoom;
+pub use guide::{guided_step, Guided, GuidedStep};
 pub use lifecycle::{
     diagram_lines, diagram_svg, possible_summary, state_kinds, timebar_summary, timebar_svg,
 };

@@ -126,6 +126,36 @@ pub fn PlaybackPanel() -> impl IntoView {
                     </button>
                 })}
             </p>
+            // The experiment set up, step by step: the notice that named its
+            // first step goes at the first action.
+            {move || store.guided.get().zip(store.guided_step()).map(|(g, at)| {
+                let label = match (at.done, at.step) {
+                    (true, _) => format!("{} done: ", g.title()),
+                    (false, 0) => format!("{}: ", g.title()),
+                    (false, k) => format!("{}, step {k} of {}: ", g.title(), at.of),
+                };
+                let next = at.done.then(|| match g.after() {
+                    Some(next) => view! {
+                        " "
+                        <button class="link" data-testid="guided-next" on:click=move |_| super::guide::set_up_guided(store, next)>
+                            {format!("Set up {}", next.name())}
+                        </button>
+                    }.into_any(),
+                    None => view! {
+                        " "
+                        <button class="link" data-testid="guided-next" on:click=move |_| super::app::show_guide()>
+                            "See the experiments"
+                        </button>
+                    }.into_any(),
+                });
+                view! {
+                    <p class="guided" class:done=at.done data-testid="guided">
+                        <strong>{label}</strong>
+                        {at.text}
+                        {next}
+                    </p>
+                }
+            })}
             <div class="field">
                 <span class="speed-label">
                     <label for="speed">"Speed"</label>

@@ -4,6 +4,7 @@
 //! UI state (what the Wire panel shows, the texts of the forms, messages)
 //! directly.
 
+use super::guide::{Guided, GuidedStep};
 use super::wire::WireView;
 use crate::model::{
     after_colon, Action, Applied, BadEventName, Config, EventName, Experiment, IdSource, NoChange,
@@ -112,6 +113,9 @@ pub struct Store {
     /// periods (a pause of playback and back) waits for its next tick
     /// rather than taking a Step at once, so that playback keeps its pace.
     pub last_play_step: StoredValue<Option<(f64, RunMark)>>,
+    /// The page's experiment this run was set up as (a restart keeps it; a
+    /// settings change, an opened run or the run brought back ends it).
+    pub guided: RwSignal<Option<Guided>>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
     /// one seeded source.
@@ -250,6 +254,7 @@ impl Store {
             same_click: StoredValue::new(false),
             stopped_at_pause: StoredValue::new(false),
             last_play_step: StoredValue::new(None),
+            guided: RwSignal::new(None),
             fresh_seeds: false,
         };
         // The status line says where the task stands from the first look.
@@ -688,10 +693,17 @@ impl Store {
     /// Sets one switch; starts a fresh experiment.
     pub fn set_switch(&self, switch: Switch, on: bool) {
         let config = self.exp.with_untracked(|e| *e.config());
+        // Experiment 3's second half: the same request, accepted.
+        let goes_on = self.guided.get_untracked() == Some(Guided::Cancel)
+            && switch == Switch::WorkerAcceptsCancellation
+            && on;
         self.configure(
             config.with_switch(switch, on),
             &format!("{} changed", switch.label()),
         );
+        if goes_on && self.exp.with_untracked(|e| *e.config() != config) {
+            self.guided.set(Some(Guided::Cancel));
+        }
     }
 
     /// Starts a fresh experiment with a whole configuration; `what` names
@@ -701,9 +713,16 @@ impl Store {
     }
 
     /// Starts a fresh experiment set up whole (one of the page's
-    /// experiments): `notice` says what it set up and what to do next.
-    pub fn set_up(&self, config: Config, notice: String) {
+    /// experiments, `guided`): `notice` says what it set up.
+    pub fn set_up(&self, config: Config, notice: String, guided: Guided) {
         self.start(config, notice, FieldCommit::AtOnce);
+        self.guided.set(Some(guided));
+    }
+
+    /// Where the viewed task stands in the experiment set up, if any.
+    pub fn guided_step(&self) -> Option<GuidedStep> {
+        let g = self.guided.get()?;
+        Some(self.exp.with(|e| super::guide::guided_step(g, e)))
     }
 
     /// Starts a fresh experiment for a settings change made in a control
@@ -719,11 +738,13 @@ impl Store {
     /// Restart experiment: same settings, fresh ids.
     pub fn restart(&self) {
         let config = self.exp.with_untracked(|e| *e.config());
+        let guided = self.guided.get_untracked();
         self.start(
             config,
             "Experiment restarted with the same settings.".into(),
             FieldCommit::AtOnce,
         );
+        self.guided.set(guided);
     }
 
     /// Starts a fresh experiment with `config` and new ids, keeping the run it
@@ -739,6 +760,7 @@ impl Store {
             Err(e) => return self.raise(e.to_string()),
         };
         self.set_aside();
+        self.guided.set(None);
         // A field that commits as focus leaves it: the click that moved
         // focus may act next, on this run (see `in_same_click`).
         if commit == FieldCommit::OnBlur {
@@ -815,6 +837,7 @@ impl Store {
             Ok(exp) => {
                 self.replaced.set(None);
                 self.same_click.set_value(false);
+                self.guided.set(None);
                 self.install(exp, kept.run.started_ms);
                 // As it was: with the Undo of a discard it still had.
                 if kept.discard.is_some() {
@@ -1089,6 +1112,7 @@ impl Store {
         } else {
             self.set_aside();
         }
+        self.guided.set(None);
         self.install(exp, run.started_ms);
         self.kept_by_open(true);
         Ok(())
