@@ -731,6 +731,16 @@ test("the masthead's links come first in the Tab order; each brings its panel in
       assert.equal(await page.evaluate(() => document.activeElement.textContent), next);
     }
   }
+  // However wide the screen, the panels' links share their line: none goes
+  // to a line of its own (at 768 px, Save did).
+  for (const width of [1280, 810, 768, 721, 390]) {
+    await page.setViewportSize({ width, height: 800 });
+    const tops = await nav.getByRole('button').evaluateAll((links) =>
+      links.slice(1).map((l) => Math.round(l.getBoundingClientRect().top)));
+    const rows = new Map();
+    for (const top of tops) rows.set(top, (rows.get(top) || 0) + 1);
+    assert.ok([...rows.values()].every((n) => n >= 2), `${width} px: a link alone on its line (${tops})`);
+  }
   assertNoErrors(page);
   await page.context().close();
 });
