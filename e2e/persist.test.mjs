@@ -67,6 +67,38 @@ test('a reload restores the run exactly', async () => {
   await page.context().close();
 });
 
+test('a reload goes on with the experiment set up; a name in storage that is not one is left unread', async () => {
+  const page = await openPage(browser());
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  await step.click();
+  await step.click();
+  await page.getByRole('button', { name: 'Request cancellation' }).click();
+  const refused = 'Experiment 3, step 2 of 5: Refused: TaskNotCancelableError (-32002), in the Wire panel. Play goes on to TASK_STATE_COMPLETED.';
+  assert.equal(await text(page, 'guided'), refused);
+  await settle(page);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.equal(await text(page, 'guided'), refused);
+  // Its second half, with cancellation accepted, goes on after a reload too.
+  await page.getByLabel('Worker accepts cancellation').check();
+  await settle(page);
+  await page.reload();
+  await page.getByTestId('task-state').waitFor();
+  assert.match(await text(page, 'guided'), /^Experiment 3, step 4 of 5: /);
+  // Storage that names no experiment, or one whose settings the run does
+  // not have: no line, and the run as it was.
+  for (const name of ['experiment 9', 'experiment 5', '']) {
+    await page.evaluate((name) => sessionStorage.setItem('a2a-control-room/experiment', name), name);
+    await page.reload();
+    await page.getByTestId('task-state').waitFor();
+    assert.equal(await page.getByTestId('guided').count(), 0, name);
+    assert.equal(await page.getByLabel('Worker accepts cancellation').isChecked(), true);
+  }
+  assertNoErrors(page);
+  await page.context().close();
+});
+
 test('a copied link reproduces the run in a fresh browser; a run file imports it', async () => {
   const page = await openPage(browser());
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);

@@ -444,3 +444,27 @@ fn an_experiment_off_its_path_says_so_and_a_settings_change_or_an_opened_run_end
     store.bring_back();
     assert!(store.guided_step().is_none(), "nor is the run brought back");
 }
+
+#[test]
+fn a_run_fits_an_experiment_only_with_its_settings() {
+    for g in Guided::ALL {
+        let own = g.config().unwrap();
+        assert!(g.fits(&own), "{}", g.name());
+        // No two experiments share their settings.
+        for other in Guided::ALL.into_iter().filter(|o| *o != g) {
+            assert!(
+                !other.fits(&own) || g == Guided::FollowUp && other == Guided::Cancel,
+                "{} fits {}",
+                other.name(),
+                g.name()
+            );
+        }
+    }
+    // Experiment 3 goes on with cancellation accepted: the default settings.
+    assert!(Guided::Cancel.fits(&Config::default()));
+    // Experiment 1 is also set up beside Play, on the settings in use.
+    let six = Config::default().with(Setting::WorkUnits, 6).unwrap();
+    assert!(Guided::Resume.fits(&six.with(Setting::InputGate, 2).unwrap()));
+    assert!(!Guided::Resume.fits(&six));
+    assert!(!Guided::Failure.fits(&six.with(Setting::FailDuring, 2).unwrap()));
+}

@@ -88,6 +88,23 @@ impl Guided {
         }
     }
 
+    /// Whether a run of settings `config` can be this experiment: its own
+    /// settings (experiment 3's with cancellation accepted too), or, for
+    /// experiment 1, any with an input gate (its set-up beside Play adds
+    /// one to the settings in use).
+    pub fn fits(self, config: &Config) -> bool {
+        match self {
+            Guided::Resume => config.input_gate > 0,
+            Guided::Cancel => self.config().is_ok_and(|c| {
+                c == Config {
+                    worker_accepts_cancellation: false,
+                    ..*config
+                }
+            }),
+            _ => self.config().is_ok_and(|c| c == *config),
+        }
+    }
+
     /// Its name at the start of a sentence: "Experiment 4: failure".
     pub fn title(self) -> String {
         let name = self.name();

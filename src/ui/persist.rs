@@ -7,6 +7,7 @@
 //! this tab's run when another tab has saved a different one since. Anything
 //! that cannot be read leaves the run untouched and says why.
 
+use super::guide::Guided;
 use super::store::{Replaced, Store, SPEEDS};
 use crate::model::SavedRun;
 use crate::wire::PauseEncoding;
@@ -199,6 +200,30 @@ fn keep_wire_entry(store: Store, mine: bool) {
         let _ = match store.wire_view.get() {
             super::wire::WireView::Entry(seq) => tab.set_item(WIRE_ENTRY_KEY, &seq.to_string()),
             _ => tab.remove_item(WIRE_ENTRY_KEY),
+        };
+    });
+}
+
+/// Where this tab keeps the name of the experiment set up (see
+/// [`Store::guided`]), so that a reload of its run goes on with it.
+const GUIDED_KEY: &str = "a2a-control-room/experiment";
+
+/// Keeps the experiment set up in this tab's storage; at start-up, when the
+/// run on the page is this tab's own copy (`mine`), goes on with it, if its
+/// settings are the experiment's (a name that is not one is left unread).
+fn keep_guided(store: Store, mine: bool) {
+    let Some(tab) = tab_storage() else {
+        return;
+    };
+    let kept = tab.get_item(GUIDED_KEY).ok().flatten();
+    let kept = kept.and_then(|name| Guided::ALL.into_iter().find(|g| g.name() == name));
+    if let Some(g) = kept.filter(|g| mine && store.config.with_untracked(|c| g.fits(c))) {
+        store.guided.set(Some(g));
+    }
+    Effect::new(move |_| {
+        let _ = match store.guided.get() {
+            Some(g) => tab.set_item(GUIDED_KEY, g.name()),
+            None => tab.remove_item(GUIDED_KEY),
         };
     });
 }
@@ -407,6 +432,7 @@ pub fn restore(store: Store) -> Option<Hold> {
     }
     keep_replaced(store);
     keep_wire_entry(store, mine);
+    keep_guided(store, mine);
     match (checkpoint_stays, own && !unsaved && !over_unreadable) {
         (true, _) => Some(Hold::Unreadable),
         (false, true) => Some(Hold::OtherTabs),
