@@ -113,8 +113,9 @@ pub struct Store {
     /// periods (a pause of playback and back) waits for its next tick
     /// rather than taking a Step at once, so that playback keeps its pace.
     pub last_play_step: StoredValue<Option<(f64, RunMark)>>,
-    /// The page's experiment this run was set up as (a restart keeps it; a
-    /// settings change, an opened run or the run brought back ends it).
+    /// The page's experiment this run was set up as (a restart keeps it, and
+    /// this tab's storage across a reload; a settings change, an opened run
+    /// or the run brought back ends it).
     pub guided: RwSignal<Option<Guided>>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
