@@ -1116,7 +1116,7 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   await page.locator('.guide').getByRole('button', { name: 'Set up experiment 3' }).click();
   assert.match(await text(page, 'notice'),
     /^Experiment 3 set up \(Worker accepts cancellation off\)\.$/);
-  assert.equal(await text(page, 'guided'), 'Experiment 3, step 1 of 5: Press Play, then Request cancellation, in Act, while the task works.');
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 1 of 5: Press Play or Step, then Request cancellation, in Act, while the task is TASK_STATE_WORKING.');
   assert.equal(await page.getByLabel('Worker accepts cancellation').isChecked(), false);
   await frames(page);
   await page.keyboard.press('Space'); // Play has the focus
@@ -1125,7 +1125,7 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   await page.getByRole('button', { name: 'Request cancellation' }).click();
   await page.getByTestId('alert').filter({ hasText: '-32002' }).waitFor();
   await page.getByRole('button', { name: 'Play', exact: true }).waitFor();
-  assert.equal(await text(page, 'guided'), 'Experiment 3, step 2 of 5: Refused: TaskNotCancelableError (-32002), in the Wire panel. Play goes on to TASK_STATE_COMPLETED.');
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 2 of 5: Refused: TaskNotCancelableError (-32002), as the Wire panel shows. Press Play: the task goes on to TASK_STATE_COMPLETED.');
   assert.match(await text(page, 'status'), /Playback paused at the refusal; Play goes on\.$/);
   // Nothing moves on under the refusal: Wire keeps its error in view.
   const heading = await text(page, 'wire-heading');
@@ -1148,7 +1148,7 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   // The experiment's second half: the switch it names keeps it going.
   assert.equal(await text(page, 'guided'), 'Experiment 3, step 3 of 5: Now switch Worker accepts cancellation on, under Configure, and try again.');
   await page.getByLabel('Worker accepts cancellation').check();
-  assert.equal(await text(page, 'guided'), 'Experiment 3, step 4 of 5: Press Play, then Request cancellation, in Act: this time the worker accepts it.');
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 4 of 5: Press Play or Step, then Request cancellation, in Act: this time the worker accepts it.');
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await page.getByRole('button', { name: 'Request cancellation' }).click();
@@ -1172,7 +1172,7 @@ test('a set-up experiment says its next step under Play, from the first to the n
   assert.equal(await text(page, 'guided'), 'Experiment 1, step 2 of 4: Note the task id, the context id and 1 unit done (Inspect shows them); then Supply clarification, in Act.');
   const task = await text(page, 'task-id');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
-  assert.equal(await text(page, 'guided'), 'Experiment 1, step 3 of 4: Play on: the task id, the context id and the 1 unit done stay as they were.');
+  assert.equal(await text(page, 'guided'), 'Experiment 1, step 3 of 4: Play on: the task id, the context id and the 1 unit done before the question stay as they were.');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'task-id'), task);
@@ -1193,10 +1193,15 @@ test('a set-up experiment says its next step under Play, from the first to the n
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'guided'), 'Experiment 2, step 2 of 4: Press New follow-up task, in Act: a new task in the same context.');
   await page.getByRole('button', { name: 'New follow-up task' }).click();
-  assert.match(await text(page, 'guided'), /^Experiment 2, step 3 of 4: The follow-up: a new task id, the same context id, Task 1 in its referenceTaskIds/);
-  // A settings change is another experiment: the line goes.
+  assert.equal(await text(page, 'guided'), 'Experiment 2, step 3 of 4: The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect.');
+  await page.getByRole('button', { name: /^Task 1/ }).click();
+  assert.match(await text(page, 'guided'), /^Experiment 2, step 4 of 4: Task 1 is terminal for good: press Message to terminal task, in the Wire panel/);
+  await page.getByRole('button', { name: 'Message to terminal task' }).click();
+  assert.equal(await text(page, 'guided'), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. Set up experiment 3');
+  // A settings change its steps do not hold for ends it, and says so.
   await page.getByLabel('Reject before execution').check();
   assert.equal(await page.getByTestId('guided').count(), 0);
+  assert.match(await text(page, 'notice'), /a fresh experiment started \(new task and context ids\)\. Experiment 2's steps end here\./);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -74,7 +74,7 @@ test('a reload goes on with the experiment set up; a name in storage that is not
   await step.click();
   await step.click();
   await page.getByRole('button', { name: 'Request cancellation' }).click();
-  const refused = 'Experiment 3, step 2 of 5: Refused: TaskNotCancelableError (-32002), in the Wire panel. Play goes on to TASK_STATE_COMPLETED.';
+  const refused = 'Experiment 3, step 2 of 5: Refused: TaskNotCancelableError (-32002), as the Wire panel shows. Press Play: the task goes on to TASK_STATE_COMPLETED.';
   assert.equal(await text(page, 'guided'), refused);
   await settle(page);
   await page.reload();

@@ -1970,9 +1970,8 @@ async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
     // The settings are far below: the notice names what it changed.
     assert_eq!(
         p.text("[data-testid=notice]"),
-        "Experiment 5 set up (Proposed pause/resume on, Agent self-parks before unit 3, \
-         Self-park timeout (minutes) 5, Resume event name “pr.merged”, On timeout \
-         resume_with_summary)."
+        "Experiment 5 set up (Proposed pause/resume on, Agent self-parks before unit 3 and 3 \
+         more, under Configure)."
     );
     // What to do, under Play, step by step.
     assert_eq!(
@@ -1992,7 +1991,7 @@ async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
     assert_eq!(
         p.text("[data-testid=guided]"),
         "Experiment 5, step 2 of 4: Open Compare, at the foot of the Wire panel; then Fire event \
-         or Resume task, in Act (proposal)."
+         or Resume task, in Act's Pause and resume box (proposal)."
     );
     // As the guide says: while paused, Compare shows the same pause as a
     // v1.0 extension carries it, WORKING plus metadata.

@@ -332,12 +332,18 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
         ((2, 4, false), "Note the task id, the context id and 1 unit done (Inspect shows them); then Supply clarification, in Act.".into())
     );
     assert!(store.act(Action::SupplyClarification("EU only".into())));
-    assert_eq!(line(&store).0, (3, 4, false));
-    assert!(line(&store).1.contains("the 1 unit done stay as they were"));
+    let answered = ((3, 4, false), "Play on: the task id, the context id and the 1 unit done before the question stay as they were.".to_string());
+    assert_eq!(line(&store), answered);
+    // Units done since do not change what was kept.
+    for _ in 0..7 {
+        store.step();
+    }
+    assert_eq!(line(&store), answered);
     step_to(&store, TaskState::Completed, 20);
     assert_eq!(line(&store).0, (4, 4, true));
     assert_eq!(Guided::Resume.after(), Some(Guided::FollowUp));
-    // It follows the view: back at the gate, the gate's step again.
+    // It follows the view: back at the gate, the gate's step again, with
+    // what acting there does.
     let gate = store.exp.with_untracked(|e| {
         e.viewed_task()
             .records()
@@ -347,17 +353,34 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     });
     store.seek(gate);
     assert_eq!(line(&store).0, (2, 4, false));
+    assert!(line(&store)
+        .1
+        .ends_with(" You are viewing an earlier state: acting here discards the later ones."));
+    let last = store.exp.with_untracked(|e| e.total_records() - 1);
+    store.seek(last);
+    // A follow-up is no step of it: viewing one, the line says where Task 1 ended.
+    assert!(store.act(Action::FollowUp));
+    assert_eq!(line(&store).0, (4, 4, true));
 
-    // 2: completed, a follow-up, then back to Task 1.
+    // 2: completed, a follow-up, back to Task 1, a message it refuses.
     set_up(&store, Guided::FollowUp);
     assert_eq!(line(&store).0, (1, 4, false));
     step_to(&store, TaskState::Completed, 20);
     assert_eq!(line(&store).0, (2, 4, false));
     assert!(store.act(Action::FollowUp));
     assert_eq!(line(&store).0, (3, 4, false));
+    assert!(line(&store)
+        .1
+        .ends_with("Now press Task 1, in Tasks in this context, below Inspect."));
     store.view_task(0);
     assert_eq!(line(&store).0, (4, 4, false));
     assert!(line(&store).1.contains("Message to terminal task"));
+    store.send_to_be_refused(
+        Action::SupplyClarification("more".into()),
+        "Message to terminal task",
+    );
+    assert_eq!(line(&store).0, (4, 4, true), "the refusal ends it");
+    assert_eq!(Guided::FollowUp.after(), Some(Guided::Cancel));
 
     // 3: refused, completed; with cancellation accepted, canceled.
     set_up(&store, Guided::Cancel);
@@ -370,6 +393,11 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     assert_eq!(line(&store).0, (3, 5, false));
     store.set_switch(Switch::WorkerAcceptsCancellation, true);
     assert_eq!(line(&store).0, (4, 5, false), "the same experiment goes on");
+    assert!(store
+        .notice
+        .get_untracked()
+        .unwrap()
+        .contains("ids). Experiment 3 goes on."));
     step_to(&store, TaskState::Working, 5);
     assert!(store.act(Action::RequestCancellation));
     assert_eq!(
@@ -383,7 +411,14 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     step_to(&store, TaskState::AuthRequired, 20);
     assert_eq!(line(&store).0, (2, 4, false));
     assert!(store.act(Action::Authorize));
-    assert_eq!(line(&store).0, (3, 4, false));
+    store.step();
+    assert_eq!(
+        line(&store),
+        (
+            (3, 4, false),
+            "Play on: the same task, its 1 unit done before the authorization kept.".into()
+        )
+    );
     step_to(&store, TaskState::Completed, 20);
     assert_eq!(line(&store).0, (4, 4, true));
     set_up(&store, Guided::Failure);
@@ -412,37 +447,65 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
 }
 
 #[test]
-fn an_experiment_off_its_path_says_so_and_a_settings_change_or_an_opened_run_ends_it() {
+fn an_experiment_off_its_path_says_so_and_only_settings_it_holds_for_keep_it() {
     let _owner = owner();
     let (_, text) = stepped(3, 4);
     let store = Store::new(7);
     set_up(&store, Guided::Resume);
     step_to(&store, TaskState::Working, 5);
     assert!(store.act(Action::RequestCancellation));
-    assert_eq!(
-        line(&store),
-        ((0, 0, false), "The task ended in TASK_STATE_CANCELED, off the experiment's path: Restart experiment tries again.".into())
-    );
+    let off = "The task ended in TASK_STATE_CANCELED, off the experiment's path: Restart experiment tries again.";
+    assert_eq!(line(&store), ((0, 0, false), off.into()));
     // A restart is the same experiment, from its first step.
     store.restart();
     assert_eq!(line(&store).0, (1, 4, false));
-    // Any other settings change is not.
-    store.set_switch(Switch::WorkerAcceptsCancellation, false);
+    // A settings change its steps still hold for keeps it, and says so.
+    store.set_setting(Setting::WorkUnits, "6");
+    assert_eq!(line(&store).0, (1, 4, false));
+    assert!(store
+        .notice
+        .get_untracked()
+        .unwrap()
+        .contains("ids). Experiment 1 goes on."));
+    store.set_setting(Setting::InputGate, "0");
     assert!(store.guided_step().is_none());
+    assert!(store.notice.get_untracked().unwrap().contains(
+        "a fresh experiment started (new task and context ids). Experiment 1's steps end here."
+    ));
+    // Undo brings it back with its run (the canceled one: the runs since
+    // had nothing done).
+    store.bring_back();
+    assert_eq!(line(&store), ((0, 0, false), off.into()));
+
     set_up(&store, Guided::Cancel);
     store.set_setting(Setting::WorkUnits, "5");
     assert!(
         store.guided_step().is_none(),
         "only accepting cancellation goes on with experiment 3"
     );
+    // Completed with no cancellation asked: back to its start.
+    set_up(&store, Guided::Cancel);
+    step_to(&store, TaskState::Completed, 20);
+    assert_eq!(line(&store).0, (0, 0, false));
+    assert!(line(&store)
+        .1
+        .starts_with("The task completed before you asked to cancel: Restart experiment"));
+
     set_up(&store, Guided::FollowUp);
+    step_to(&store, TaskState::Working, 5);
+    assert!(store.act(Action::RequestCancellation));
+    assert!(store.act(Action::FollowUp));
+    assert_eq!(
+        line(&store),
+        ((0, 0, false), off.into()),
+        "a follow-up of a canceled task"
+    );
+
     store.open(&text).unwrap();
     assert!(
         store.guided_step().is_none(),
         "an opened run is not the experiment"
     );
-    store.bring_back();
-    assert!(store.guided_step().is_none(), "nor is the run brought back");
 }
 
 #[test]
@@ -467,4 +530,25 @@ fn a_run_fits_an_experiment_only_with_its_settings() {
     assert!(Guided::Resume.fits(&six.with(Setting::InputGate, 2).unwrap()));
     assert!(!Guided::Resume.fits(&six));
     assert!(!Guided::Failure.fits(&six.with(Setting::FailDuring, 2).unwrap()));
+}
+
+#[test]
+fn experiment_1_fits_any_settings_whose_task_stops_only_at_its_input_gate() {
+    let gate = Config::default().with(Setting::InputGate, 3).unwrap();
+    assert!(Guided::Resume.fits(&gate));
+    assert!(Guided::Resume.fits(&gate.with_switch(Switch::ArtifactPerUnit, true)));
+    for (other, why) in [
+        (
+            gate.with_switch(Switch::RejectBeforeExecution, true),
+            "rejected",
+        ),
+        (
+            gate.with(Setting::AuthGate, 1).unwrap(),
+            "an authorization gate",
+        ),
+        (gate.with(Setting::FailDuring, 4).unwrap(), "a failure"),
+        (gate.with(Setting::InputGate, 0).unwrap(), "no gate"),
+    ] {
+        assert!(!Guided::Resume.fits(&other), "{why}");
+    }
 }

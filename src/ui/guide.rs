@@ -3,7 +3,9 @@
 //! where the viewed task stands in the experiment set up ([`guided_step`]).
 
 use super::store::Store;
-use crate::model::{Config, Event, EventName, Experiment, OnTimeout, Outcome, Setting, TaskState};
+use crate::model::{
+    Config, Event, EventName, Experiment, OnTimeout, Outcome, Setting, Snapshot, TaskState,
+};
 use leptos::prelude::*;
 
 /// Starts a fresh experiment with `config` (experiment `guided`, named
@@ -17,10 +19,14 @@ fn set_up(store: Store, config: Result<Config, String>, what: &str, guided: Guid
         Err(why) => return store.raise(format!("{what}: {why}.")),
     };
     let changes = config.changes_from(&Config::default());
-    let changes = if changes.is_empty() {
-        "the default settings".to_string()
-    } else {
-        changes.join(", ")
+    // Two at most: a notice of six (experiment 5) would fill a phone's
+    // screen.
+    let changes = match changes.as_slice() {
+        [] => "the default settings".to_string(),
+        [first, second, more @ ..] if !more.is_empty() => {
+            format!("{first}, {second} and {} more, under Configure", more.len())
+        }
+        _ => changes.join(", "),
     };
     store.set_up(config, format!("{what} set up ({changes})."), guided);
     // Once the page shows the new run: Play may be off until then (a
@@ -90,11 +96,19 @@ impl Guided {
 
     /// Whether a run of settings `config` can be this experiment: its own
     /// settings (experiment 3's with cancellation accepted too), or, for
-    /// experiment 1, any with an input gate (its set-up beside Play adds
-    /// one to the settings in use).
+    /// experiment 1, any whose task reaches an input gate and nothing else
+    /// that stops it (its set-up beside Play adds the gate to the settings
+    /// in use).
     pub fn fits(self, config: &Config) -> bool {
         match self {
-            Guided::Resume => config.input_gate > 0,
+            Guided::Resume => {
+                (1..=config.work_units).contains(&config.input_gate)
+                    && Config {
+                        input_gate: 0,
+                        ..*config
+                    }
+                    .runs_straight_through()
+            }
             Guided::Cancel => self.config().is_ok_and(|c| {
                 c == Config {
                     worker_accepts_cancellation: false,
@@ -171,12 +185,60 @@ pub struct GuidedStep {
 }
 
 /// Where the viewed task of `e` stands in experiment `g`, read from its
-/// recorded state alone, so that it follows seek and branching.
+/// recorded states and trace alone, so that it follows seek and branching.
+/// Every experiment but experiment 2 is on Task 1: viewing a follow-up, the
+/// line says where Task 1 ended.
 pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
-    let s = e.snapshot();
-    let state = s.state;
     let task = e.viewed_task_index();
-    let units = match s.completed_units {
+    let first = e.tasks()[0].latest();
+    if task == 0 {
+        let viewed = e.viewed_record();
+        let mut at = step_at(g, e, viewed.snap, viewed.id);
+        if e.views_the_past() && !at.done {
+            at.text.push_str(
+                " You are viewing an earlier state: acting here discards the later ones.",
+            );
+        }
+        return at;
+    }
+    match g {
+        Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep {
+            step: 3,
+            of: 4,
+            text: "The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect.".into(),
+            done: false,
+        },
+        Guided::FollowUp => off_path(first.snap.state),
+        _ => match step_at(g, e, first.snap, first.id) {
+            at if at.done => at,
+            _ => GuidedStep {
+                step: 0,
+                of: 0,
+                text: "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect).".into(),
+                done: false,
+            },
+        },
+    }
+}
+
+/// A task that ended where its experiment does not lead.
+fn off_path(state: TaskState) -> GuidedStep {
+    GuidedStep {
+        step: 0,
+        of: 0,
+        text: format!(
+            "The task ended in {}, off the experiment's path: Restart experiment tries again.",
+            state.name()
+        ),
+        done: false,
+    }
+}
+
+/// Where Task 1, in state `s` (its record `id`), stands in experiment `g`.
+fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
+    let state = s.state;
+    let config = e.config();
+    let units = |k: u8| match k {
         1 => "1 unit".to_string(),
         k => format!("{k} units"),
     };
@@ -192,79 +254,72 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
         text,
         done: true,
     };
-    if task > 0 && g != Guided::FollowUp {
-        return at(
-            0,
-            0,
-            "You are viewing a follow-up; the experiment is on Task 1 (under Inspect, Tasks in this context).".into(),
-        );
-    }
-    let off = || {
-        at(
-            0,
-            0,
-            format!(
-                "The task ended in {}, off the experiment's path: Restart experiment tries again.",
-                state.name()
-            ),
-        )
+    // Task 1's client requests of `events` the agent refused, at or before
+    // the state in view (and, `terminal`, once the task had ended).
+    let refused = |events: &[Event], terminal: bool| {
+        e.trace().iter().any(|x| {
+            x.task == 0
+                && x.at <= id
+                && events.contains(&x.event)
+                && matches!(x.outcome, Outcome::Refused(_))
+                && (!terminal || x.before.is_some_and(TaskState::is_terminal))
+        })
+    };
+    let cancel_late = || {
+        at(0, 0, "The task completed before you asked to cancel: Restart experiment, then Play or Step, and Request cancellation, in Act, while it works.".into())
     };
     match g {
         Guided::Resume => match state {
-            TaskState::InputRequired => at(2, 4, format!("Note the task id, the context id and {units} done (Inspect shows them); then Supply clarification, in Act.")),
+            TaskState::InputRequired => at(2, 4, format!("Note the task id, the context id and {} done (Inspect shows them); then Supply clarification, in Act.", units(s.completed_units))),
             TaskState::Completed => done(4, "One task id and one context id throughout, and no unit worked twice: interrupted, not ended.".into()),
-            _ if state.is_terminal() => off(),
-            _ if s.input_supplied => at(3, 4, format!("Play on: the task id, the context id and the {units} done stay as they were.")),
-            _ => at(1, 4, format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {}.", e.config().input_gate)),
+            _ if state.is_terminal() => off_path(state),
+            _ if s.input_supplied => at(3, 4, format!("Play on: the task id, the context id and the {} done before the question stay as they were.", units(config.input_gate.saturating_sub(1)))),
+            _ => at(1, 4, format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {}.", config.input_gate)),
         },
-        Guided::FollowUp => match (task, state, e.tasks().len()) {
-            (0, TaskState::Completed, 1) => at(2, 4, "Press New follow-up task, in Act: a new task in the same context.".into()),
-            (0, TaskState::Completed, _) => at(4, 4, "Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it.".into()),
-            (0, _, _) if state.is_terminal() => off(),
-            (0, _, _) => at(1, 4, "Press Play: the task runs to TASK_STATE_COMPLETED.".into()),
-            _ => at(3, 4, "The follow-up: a new task id, the same context id, Task 1 in its referenceTaskIds (Inspect shows them). Now view Task 1, under Inspect.".into()),
+        Guided::FollowUp => match (state, e.tasks().len()) {
+            (TaskState::Completed, _) if refused(&[Event::Clarified, Event::CancelRequested], true) => done(4, "The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up.".into()),
+            (TaskState::Completed, 1) => at(2, 4, "Press New follow-up task, in Act: a new task in the same context.".into()),
+            (TaskState::Completed, _) => at(4, 4, "Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it.".into()),
+            _ if state.is_terminal() => off_path(state),
+            _ => at(1, 4, "Press Play: the task runs to TASK_STATE_COMPLETED.".into()),
         },
-        Guided::Cancel if e.config().worker_accepts_cancellation => match state {
+        Guided::Cancel if config.worker_accepts_cancellation => match state {
             TaskState::Canceled => done(5, "TASK_STATE_CANCELED, final. The units done leave no artifact unless Stream the result unit by unit is on.".into()),
-            _ if state.is_terminal() => off(),
-            _ => at(4, 5, "Press Play, then Request cancellation, in Act: this time the worker accepts it.".into()),
+            TaskState::Completed => cancel_late(),
+            _ if state.is_terminal() => off_path(state),
+            _ => at(4, 5, "Press Play or Step, then Request cancellation, in Act: this time the worker accepts it.".into()),
         },
         Guided::Cancel => {
-            let viewed = e.viewed_record().id;
-            let refused = e.trace().iter().any(|x| {
-                x.task == 0
-                    && x.at <= viewed
-                    && x.event == Event::CancelRequested
-                    && matches!(x.outcome, Outcome::Refused(_))
-            });
+            let asked = refused(&[Event::CancelRequested], false);
             match state {
-                TaskState::Completed => at(3, 5, "Now switch Worker accepts cancellation on, under Configure, and try again.".into()),
-                _ if state.is_terminal() => off(),
-                _ if refused => at(2, 5, "Refused: TaskNotCancelableError (-32002), in the Wire panel. Play goes on to TASK_STATE_COMPLETED.".into()),
-                _ => at(1, 5, "Press Play, then Request cancellation, in Act, while the task works.".into()),
+                TaskState::Completed if asked => at(3, 5, "Now switch Worker accepts cancellation on, under Configure, and try again.".into()),
+                TaskState::Completed => cancel_late(),
+                _ if state.is_terminal() => off_path(state),
+                _ if asked => at(2, 5, "Refused: TaskNotCancelableError (-32002), as the Wire panel shows. Press Play: the task goes on to TASK_STATE_COMPLETED.".into()),
+                _ => at(1, 5, "Press Play or Step, then Request cancellation, in Act, while the task is TASK_STATE_WORKING.".into()),
             }
         }
         Guided::Authorization => match state {
             TaskState::AuthRequired => at(2, 4, "Press Authorize, in Act: it stands for credentials that reach the agent out of band.".into()),
             TaskState::Completed => done(4, "The same task went on after the authorization, its stream open all along (see the Wire panel).".into()),
-            _ if state.is_terminal() => off(),
-            _ if s.authorized => at(3, 4, format!("Play on: the same task, its {units} done kept.")),
+            _ if state.is_terminal() => off_path(state),
+            _ if s.authorized => at(3, 4, format!("Play on: the same task, its {} done before the authorization kept.", units(config.auth_gate.saturating_sub(1)))),
             _ => at(1, 4, "Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2.".into()),
         },
         Guided::Failure => match state {
-            TaskState::Failed => done(2, format!("TASK_STATE_FAILED, final, with {units} done; the failed unit is not counted.")),
-            _ if state.is_terminal() => off(),
+            TaskState::Failed => done(2, format!("TASK_STATE_FAILED, final, with {} done; the failed unit is not counted.", units(s.completed_units))),
+            _ if state.is_terminal() => off_path(state),
             _ => at(1, 2, "Press Play: the task fails during unit 2.".into()),
         },
         Guided::Rejection => match state {
             TaskState::Rejected => done(2, "TASK_STATE_REJECTED, final, before any work: no unit, no artifact.".into()),
-            _ if state.is_terminal() => off(),
+            _ if state.is_terminal() => off_path(state),
             _ => at(1, 2, "Press Play: the agent rejects the task before any work.".into()),
         },
         Guided::Pause => match state {
-            TaskState::Paused => at(2, 4, "Open Compare, at the foot of the Wire panel; then Fire event or Resume task, in Act (proposal).".into()),
+            TaskState::Paused => at(2, 4, "Open Compare, at the foot of the Wire panel; then Fire event or Resume task, in Act's Pause and resume box (proposal).".into()),
             TaskState::Completed => done(4, "Paused (proposal) and resumed, the same task throughout.".into()),
-            _ if state.is_terminal() => off(),
+            _ if state.is_terminal() => off_path(state),
             _ if s.parked => at(3, 4, "Play on to TASK_STATE_COMPLETED.".into()),
             _ => at(1, 4, "Press Play: the agent pauses itself before unit 3, in TASK_STATE_PAUSED (proposal).".into()),
         },

@@ -17,11 +17,13 @@ pub fn PlaybackPanel() -> impl IntoView {
     let replaying = move || store.replay.with(Option::is_some);
     let moving = move || playing() || replaying();
     // A fresh experiment (its task created, nothing else traced) of
-    // settings that never stop the task.
+    // settings that never stop the task, not one of the page's experiments
+    // (whose own line says what to do).
     let untried = move || {
-        store
-            .exp
-            .with(|e| e.trace().len() == 1 && e.config().runs_straight_through())
+        store.guided.with(Option::is_none)
+            && store
+                .exp
+                .with(|e| e.trace().len() == 1 && e.config().runs_straight_through())
     };
     // Where a task that waits for the client is answered, wherever the
     // Act panel is on the page: only when the answer is allowed (not at the

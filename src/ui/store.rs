@@ -113,9 +113,10 @@ pub struct Store {
     /// periods (a pause of playback and back) waits for its next tick
     /// rather than taking a Step at once, so that playback keeps its pace.
     pub last_play_step: StoredValue<Option<(f64, RunMark)>>,
-    /// The page's experiment this run was set up as (a restart keeps it, and
-    /// this tab's storage across a reload; a settings change, an opened run
-    /// or the run brought back ends it).
+    /// The page's experiment this run was set up as: a settings change keeps
+    /// it only where its steps still hold (a restart, say), Undo brings it
+    /// back with its run, this tab's storage keeps it across a reload; an
+    /// opened run ends it.
     pub guided: RwSignal<Option<Guided>>,
     /// Each fresh start draws a new random seed for its ids (the page), so
     /// restarting a run brought back or shared never repeats ids; tests keep
@@ -134,6 +135,8 @@ pub struct Replaced {
     /// Whether the run on the page replaced it by being opened (a link, a
     /// file) and is still unacted on: a run opened over that one keeps this.
     by_open: bool,
+    /// The experiment it was set up as: it comes back with it.
+    guided: Option<Guided>,
 }
 
 impl Replaced {
@@ -143,6 +146,7 @@ impl Replaced {
             run,
             discard: None,
             by_open: false,
+            guided: None,
         }
     }
 }
@@ -694,17 +698,10 @@ impl Store {
     /// Sets one switch; starts a fresh experiment.
     pub fn set_switch(&self, switch: Switch, on: bool) {
         let config = self.exp.with_untracked(|e| *e.config());
-        // Experiment 3's second half: the same request, accepted.
-        let goes_on = self.guided.get_untracked() == Some(Guided::Cancel)
-            && switch == Switch::WorkerAcceptsCancellation
-            && on;
         self.configure(
             config.with_switch(switch, on),
             &format!("{} changed", switch.label()),
         );
-        if goes_on && self.exp.with_untracked(|e| *e.config() != config) {
-            self.guided.set(Some(Guided::Cancel));
-        }
     }
 
     /// Starts a fresh experiment with a whole configuration; `what` names
@@ -728,10 +725,17 @@ impl Store {
 
     /// Starts a fresh experiment for a settings change made in a control
     /// that commits as `commit` says.
+    /// The notice says whether the experiment set up, if any, goes on with
+    /// the new settings (see [`Store::start`]).
     fn fresh_from(&self, config: Config, changed: &str, commit: FieldCommit) {
+        let guided = match self.guided.get_untracked() {
+            Some(g) if g.fits(&config) => format!(" {} goes on.", g.title()),
+            Some(g) => format!(" {}'s steps end here.", g.title()),
+            None => String::new(),
+        };
         self.start(
             config,
-            format!("{changed}: a fresh experiment started (new task and context ids)."),
+            format!("{changed}: a fresh experiment started (new task and context ids).{guided}"),
             commit,
         );
     }
@@ -739,13 +743,11 @@ impl Store {
     /// Restart experiment: same settings, fresh ids.
     pub fn restart(&self) {
         let config = self.exp.with_untracked(|e| *e.config());
-        let guided = self.guided.get_untracked();
         self.start(
             config,
             "Experiment restarted with the same settings.".into(),
             FieldCommit::AtOnce,
         );
-        self.guided.set(guided);
     }
 
     /// Starts a fresh experiment with `config` and new ids, keeping the run it
@@ -761,7 +763,10 @@ impl Store {
             Err(e) => return self.raise(e.to_string()),
         };
         self.set_aside();
-        self.guided.set(None);
+        // The experiment set up goes on where its steps still hold (a
+        // restart, experiment 3 with cancellation accepted).
+        let guided = self.guided.get_untracked().filter(|g| g.fits(&config));
+        self.guided.set(guided);
         // A field that commits as focus leaves it: the click that moved
         // focus may act next, on this run (see `in_same_click`).
         if commit == FieldCommit::OnBlur {
@@ -808,6 +813,7 @@ impl Store {
                 run,
                 discard,
                 by_open: false,
+                guided: self.guided.get_untracked(),
             }));
         }
     }
@@ -838,7 +844,7 @@ impl Store {
             Ok(exp) => {
                 self.replaced.set(None);
                 self.same_click.set_value(false);
-                self.guided.set(None);
+                self.guided.set(kept.guided);
                 self.install(exp, kept.run.started_ms);
                 // As it was: with the Undo of a discard it still had.
                 if kept.discard.is_some() {
