@@ -42,6 +42,7 @@ pub fn PlaybackPanel() -> impl IntoView {
         };
         store.legality(&answer).is_ok().then_some(at)
     };
+    let guided = Memo::new(move |_| store.guided.get().zip(store.guided_step()));
     view! {
         <section class="panel" aria-labelledby="playback-h">
             <h2 id="playback-h">"Playback"</h2>
@@ -128,9 +129,10 @@ pub fn PlaybackPanel() -> impl IntoView {
                     </button>
                 })}
             </p>
-            // The experiment set up, step by step: the notice that named its
-            // first step goes at the first action.
-            {move || store.guided.get().zip(store.guided_step()).map(|(g, at)| {
+            // The experiment set up, step by step, said again to a screen
+            // reader as it moves on (not at each Step: the memo keeps it).
+            <div aria-live="polite">
+            {move || guided.get().map(|(g, at)| {
                 let label = match (at.done, at.step) {
                     (true, _) => format!("{} done: ", g.title()),
                     (false, 0) => format!("{}: ", g.title()),
@@ -158,6 +160,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                     </p>
                 }
             })}
+            </div>
             <div class="field">
                 <span class="speed-label">
                     <label for="speed">"Speed"</label>
