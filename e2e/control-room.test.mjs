@@ -1074,21 +1074,21 @@ test('experiment 4: authorization, failure and rejection each set up in one clic
   const page = await openPage(browser());
   await page.getByLabel('Speed').selectOption({ label: '10×' });
   const cases = [
-    ['authorization', /^Experiment 4: authorization set up \(Require authorization before unit 2\)\.( Undo .*)?$/, 'TASK_STATE_AUTH_REQUIRED',
+    ['authorization', /^Experiment 4 \(authorization\) set up \(Require authorization before unit 2\)\.( Undo .*)?$/, 'TASK_STATE_AUTH_REQUIRED',
       'Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2.',
-      'Experiment 4: authorization, step 2 of 4: Press Authorize, in Act: it stands for credentials that reach the agent out of band.'],
-    ['failure', /^Experiment 4: failure set up \(Fail during unit 2\)\.( Undo .*)?$/, 'TASK_STATE_FAILED',
+      'Experiment 4 (authorization), step 2 of 4: Press Authorize, in Act: it stands for credentials that reach the agent out of band.'],
+    ['failure', /^Experiment 4 \(failure\) set up \(Fail during unit 2\)\.( Undo .*)?$/, 'TASK_STATE_FAILED',
       'Press Play: the task fails during unit 2.',
-      'Experiment 4: failure done: TASK_STATE_FAILED, final, with 1 unit done; the failed unit is not counted. Set up experiment 4: rejection'],
-    ['rejection', /^Experiment 4: rejection set up \(Reject before execution on\)\.( Undo .*)?$/, 'TASK_STATE_REJECTED',
+      'Experiment 4 (failure) done: TASK_STATE_FAILED, final, with 1 unit done; the failed unit is not counted. Set up experiment 4: rejection'],
+    ['rejection', /^Experiment 4 \(rejection\) set up \(Reject before execution on\)\.( Undo .*)?$/, 'TASK_STATE_REJECTED',
       'Press Play: the agent rejects the task before any work.',
-      'Experiment 4: rejection done: TASK_STATE_REJECTED, final, before any work: no unit, no artifact. Set up experiment 5'],
+      'Experiment 4 (rejection) done: TASK_STATE_REJECTED, final, before any work: no unit, no artifact. Set up experiment 5'],
   ];
   for (const [what, notice, state, first, last] of cases) {
     await page.locator('.guide').getByRole('button', { name: `experiment 4: ${what}` }).click();
     assert.match(await text(page, 'notice'), notice);
     // What to do is said under Play, from the first step to the last.
-    assert.equal(await text(page, 'guided'), `Experiment 4: ${what}, step 1 of ${what === 'authorization' ? 4 : 2}: ${first}`);
+    assert.equal(await text(page, 'guided'), `Experiment 4 (${what}), step 1 of ${what === 'authorization' ? 4 : 2}: ${first}`);
     await waitState(page, 'TASK_STATE_SUBMITTED');
     await frames(page);
     await page.keyboard.press('Space'); // Play has the focus
@@ -1172,11 +1172,16 @@ test('a set-up experiment says its next step under Play, from the first to the n
   assert.equal(await text(page, 'guided'), 'Experiment 1, step 2 of 4: Note the task id, the context id and 1 unit done (Inspect shows them); then Supply clarification, in Act.');
   const task = await text(page, 'task-id');
   await page.getByRole('button', { name: 'Supply clarification' }).click();
-  assert.equal(await text(page, 'guided'), 'Experiment 1, step 3 of 4: Play on: the task id, the context id and the 1 unit done before the question stay as they were.');
+  assert.equal(await text(page, 'guided'), 'Experiment 1, step 3 of 4: Press Play again: the task id, the context id and the 1 unit done before the question stay as they were.');
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'task-id'), task);
   assert.equal(await text(page, 'guided'), 'Experiment 1 done: One task id and one context id throughout, and no unit worked twice: interrupted, not ended. Set up experiment 2');
+  // Play, now off, hands focus to the next experiment, not to a follow-up
+  // (no step of this one).
+  await frames(page);
+  assert.equal(await page.evaluate(() => document.activeElement.dataset.testid), 'guided-next');
+  assert.equal(await page.getByTestId('go-to-answer').count(), 0);
   // Back to the gate: the line follows the viewed state.
   await page.getByLabel('Recorded state', { exact: true }).fill('5');
   await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
@@ -1201,7 +1206,7 @@ test('a set-up experiment says its next step under Play, from the first to the n
   // A settings change its steps do not hold for ends it, and says so.
   await page.getByLabel('Reject before execution').check();
   assert.equal(await page.getByTestId('guided').count(), 0);
-  assert.match(await text(page, 'notice'), /a fresh experiment started \(new task and context ids\)\. Experiment 2's steps end here\./);
+  assert.match(await text(page, 'notice'), /a fresh experiment started \(new task and context ids\)\. The steps of Experiment 2 end here\./);
   assertNoErrors(page);
   await page.context().close();
 });

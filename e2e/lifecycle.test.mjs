@@ -1168,7 +1168,7 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
     await link.evaluate((e) => e.scrollIntoView({ block: 'center' }));
     const b = await link.boundingBox();
     await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
-    await page.getByTestId('notice').filter({ hasText: `Experiment 4: ${name} set up` }).waitFor({ timeout: 2000 });
+    await page.getByTestId('notice').filter({ hasText: `Experiment 4 (${name}) set up` }).waitFor({ timeout: 2000 });
   }
   assertNoErrors(page);
   await page.context().close();

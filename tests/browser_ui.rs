@@ -1970,8 +1970,8 @@ async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
     // The settings are far below: the notice names what it changed.
     assert_eq!(
         p.text("[data-testid=notice]"),
-        "Experiment 5 set up (Proposed pause/resume on, Agent self-parks before unit 3 and 3 \
-         more, under Configure)."
+        "Experiment 5 set up (Proposed pause/resume on; Agent self-parks before unit 3; and 3 \
+         more settings, under Configure)."
     );
     // What to do, under Play, step by step.
     assert_eq!(
@@ -2107,7 +2107,7 @@ async fn settings_that_never_stop_the_task_say_so_before_the_first_play() {
     assert_eq!(p.text("[data-testid=value-work-units]"), "6");
     assert!(p
         .text("[data-testid=notice]")
-        .starts_with("Input gate set up (Work units 6, Require input before unit 2)."));
+        .starts_with("Experiment 1 set up (Work units 6, Require input before unit 2)."));
     assert_eq!(
         p.text("[data-testid=guided]"),
         "Experiment 1, step 1 of 4: Press Play: the task stops at TASK_STATE_INPUT_REQUIRED \

@@ -332,7 +332,7 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
         ((2, 4, false), "Note the task id, the context id and 1 unit done (Inspect shows them); then Supply clarification, in Act.".into())
     );
     assert!(store.act(Action::SupplyClarification("EU only".into())));
-    let answered = ((3, 4, false), "Play on: the task id, the context id and the 1 unit done before the question stay as they were.".to_string());
+    let answered = ((3, 4, false), "Press Play again: the task id, the context id and the 1 unit done before the question stay as they were.".to_string());
     assert_eq!(line(&store), answered);
     // Units done since do not change what was kept.
     for _ in 0..7 {
@@ -367,6 +367,12 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     assert_eq!(line(&store).0, (1, 4, false));
     step_to(&store, TaskState::Completed, 20);
     assert_eq!(line(&store).0, (2, 4, false));
+    // The refusal before any follow-up is not the experiment's end.
+    store.send_to_be_refused(
+        Action::SupplyClarification("more".into()),
+        "Message to terminal task",
+    );
+    assert_eq!(line(&store).0, (2, 4, false));
     assert!(store.act(Action::FollowUp));
     assert_eq!(line(&store).0, (3, 4, false));
     assert!(line(&store)
@@ -375,11 +381,20 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     store.view_task(0);
     assert_eq!(line(&store).0, (4, 4, false));
     assert!(line(&store).1.contains("Message to terminal task"));
+    // Task 1 is read-only now: any state of it viewed, where it ended.
+    store.seek(1);
+    assert_eq!(line(&store).0, (4, 4, false));
     store.send_to_be_refused(
         Action::SupplyClarification("more".into()),
         "Message to terminal task",
     );
     assert_eq!(line(&store).0, (4, 4, true), "the refusal ends it");
+    store.view_task(1);
+    assert_eq!(
+        line(&store).0,
+        (4, 4, true),
+        "the follow-up viewed again: still done"
+    );
     assert_eq!(Guided::FollowUp.after(), Some(Guided::Cancel));
 
     // 3: refused, completed; with cancellation accepted, canceled.
@@ -397,7 +412,7 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
         .notice
         .get_untracked()
         .unwrap()
-        .contains("ids). Experiment 3 goes on."));
+        .contains("ids). Experiment 3 goes on, from its first step."));
     step_to(&store, TaskState::Working, 5);
     assert!(store.act(Action::RequestCancellation));
     assert_eq!(
@@ -416,7 +431,8 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
         line(&store),
         (
             (3, 4, false),
-            "Play on: the same task, its 1 unit done before the authorization kept.".into()
+            "Press Play again: the same task, its 1 unit done before the authorization kept."
+                .into()
         )
     );
     step_to(&store, TaskState::Completed, 20);
@@ -466,11 +482,11 @@ fn an_experiment_off_its_path_says_so_and_only_settings_it_holds_for_keep_it() {
         .notice
         .get_untracked()
         .unwrap()
-        .contains("ids). Experiment 1 goes on."));
+        .contains("ids). Experiment 1 goes on, from its first step."));
     store.set_setting(Setting::InputGate, "0");
     assert!(store.guided_step().is_none());
     assert!(store.notice.get_untracked().unwrap().contains(
-        "a fresh experiment started (new task and context ids). Experiment 1's steps end here."
+        "a fresh experiment started (new task and context ids). The steps of Experiment 1 end here."
     ));
     // Undo brings it back with its run (the canceled one: the runs since
     // had nothing done).
@@ -478,10 +494,10 @@ fn an_experiment_off_its_path_says_so_and_only_settings_it_holds_for_keep_it() {
     assert_eq!(line(&store), ((0, 0, false), off.into()));
 
     set_up(&store, Guided::Cancel);
-    store.set_setting(Setting::WorkUnits, "5");
+    store.set_setting(Setting::FailDuring, "3");
     assert!(
         store.guided_step().is_none(),
-        "only accepting cancellation goes on with experiment 3"
+        "a failure is not experiment 3's path"
     );
     // Completed with no cancellation asked: back to its start.
     set_up(&store, Guided::Cancel);
@@ -509,27 +525,50 @@ fn an_experiment_off_its_path_says_so_and_only_settings_it_holds_for_keep_it() {
 }
 
 #[test]
-fn a_run_fits_an_experiment_only_with_its_settings() {
+fn a_run_fits_an_experiment_where_its_task_stops_as_the_experiments_does() {
     for g in Guided::ALL {
         let own = g.config().unwrap();
         assert!(g.fits(&own), "{}", g.name());
-        // No two experiments share their settings.
-        for other in Guided::ALL.into_iter().filter(|o| *o != g) {
-            assert!(
-                !other.fits(&own) || g == Guided::FollowUp && other == Guided::Cancel,
-                "{} fits {}",
-                other.name(),
-                g.name()
-            );
-        }
+        // Other units and seconds keep each on its path.
+        let more = own
+            .with(Setting::WorkUnits, 6)
+            .unwrap()
+            .with(Setting::SecondsPerUnit, 2)
+            .unwrap();
+        assert!(g.fits(&more), "{}", g.name());
     }
-    // Experiment 3 goes on with cancellation accepted: the default settings.
-    assert!(Guided::Cancel.fits(&Config::default()));
+    let default = Config::default();
+    // Experiments 2 and 3 run straight through; 3 goes on with cancellation
+    // accepted and the result streamed, as its last step invites.
+    assert!(Guided::FollowUp.fits(&default));
+    assert!(Guided::Cancel.fits(&default.with_switch(Switch::ArtifactPerUnit, true)));
+    for g in [
+        Guided::Resume,
+        Guided::Authorization,
+        Guided::Failure,
+        Guided::Rejection,
+        Guided::Pause,
+    ] {
+        assert!(!g.fits(&default), "{}", g.name());
+    }
+    for g in [Guided::FollowUp, Guided::Cancel] {
+        assert!(!g.fits(&Guided::Failure.config().unwrap()), "{}", g.name());
+    }
     // Experiment 1 is also set up beside Play, on the settings in use.
-    let six = Config::default().with(Setting::WorkUnits, 6).unwrap();
+    let six = default.with(Setting::WorkUnits, 6).unwrap();
     assert!(Guided::Resume.fits(&six.with(Setting::InputGate, 2).unwrap()));
     assert!(!Guided::Resume.fits(&six));
-    assert!(!Guided::Failure.fits(&six.with(Setting::FailDuring, 2).unwrap()));
+    let two_stops = six
+        .with(Setting::FailDuring, 2)
+        .unwrap()
+        .with(Setting::InputGate, 1)
+        .unwrap();
+    assert!(!Guided::Failure.fits(&two_stops));
+    let no_proposal = Config {
+        pause_proposal: false,
+        ..Guided::Pause.config().unwrap()
+    };
+    assert!(!Guided::Pause.fits(&no_proposal));
 }
 
 #[test]

@@ -414,8 +414,17 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
     let gone = !button.is_connected();
     // Where Play or Step stopped for the client, focus goes to the link to
     // the control that answers the stop, which Tab would reach only after
-    // Restart experiment.
+    // Restart experiment; where an experiment set up is done, to the link
+    // that sets up the next.
     if let Some(link) = answer_link(button, "section.panel") {
+        return focus_in_place(&link, by);
+    }
+    let next = document()
+        .query_selector("[data-testid=guided-next]")
+        .ok()
+        .flatten()
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(link) = next.filter(|_| button.matches("#play, #step").unwrap_or(false)) {
         return focus_in_place(&link, by);
     }
     // A control that goes by itself may name where focus goes instead

@@ -24,7 +24,10 @@ fn set_up(store: Store, config: Result<Config, String>, what: &str, guided: Guid
     let changes = match changes.as_slice() {
         [] => "the default settings".to_string(),
         [first, second, more @ ..] if !more.is_empty() => {
-            format!("{first}, {second} and {} more, under Configure", more.len())
+            format!(
+                "{first}; {second}; and {} more settings, under Configure",
+                more.len()
+            )
         }
         _ => changes.join(", "),
     };
@@ -50,7 +53,7 @@ pub fn set_up_input_gate(store: Store) {
         config
             .with(Setting::InputGate, i64::from(unit))
             .map_err(|e| e.to_string()),
-        "Input gate",
+        &Guided::Resume.title(),
         Guided::Resume,
     );
 }
@@ -94,35 +97,49 @@ impl Guided {
         }
     }
 
-    /// Whether a run of settings `config` can be this experiment: its own
-    /// settings (experiment 3's with cancellation accepted too), or, for
-    /// experiment 1, any whose task reaches an input gate and nothing else
-    /// that stops it (its set-up beside Play adds the gate to the settings
-    /// in use).
+    /// Whether a run of settings `config` can be this experiment, its steps
+    /// holding: settings whose task stops where the experiment's does and
+    /// nowhere else, whatever the units, seconds and switches (experiment 1
+    /// is also set up beside Play, on the settings in use; experiment 3
+    /// goes on with cancellation accepted, and invites streaming the result).
     pub fn fits(self, config: &Config) -> bool {
+        // The task reaches unit `k` (a gate, a failure, a self-park) and
+        // nothing but `without` stops it.
+        let stops_only_at = |k: u8, without: Config| {
+            (1..=config.work_units).contains(&k) && without.runs_straight_through()
+        };
+        let c = *config;
         match self {
-            Guided::Resume => {
-                (1..=config.work_units).contains(&config.input_gate)
-                    && Config {
-                        input_gate: 0,
-                        ..*config
-                    }
-                    .runs_straight_through()
+            Guided::Resume => stops_only_at(c.input_gate, Config { input_gate: 0, ..c }),
+            Guided::FollowUp | Guided::Cancel => c.runs_straight_through(),
+            Guided::Authorization => stops_only_at(c.auth_gate, Config { auth_gate: 0, ..c }),
+            Guided::Failure => stops_only_at(
+                c.fail_during,
+                Config {
+                    fail_during: 0,
+                    ..c
+                },
+            ),
+            Guided::Rejection => c.reject_before_execution,
+            Guided::Pause => {
+                c.pause_proposal
+                    && stops_only_at(
+                        c.self_park_before,
+                        Config {
+                            self_park_before: 0,
+                            ..c
+                        },
+                    )
             }
-            Guided::Cancel => self.config().is_ok_and(|c| {
-                c == Config {
-                    worker_accepts_cancellation: false,
-                    ..*config
-                }
-            }),
-            _ => self.config().is_ok_and(|c| c == *config),
         }
     }
 
-    /// Its name at the start of a sentence: "Experiment 4: failure".
+    /// Its name at the start of a sentence: "Experiment 4 (failure)".
     pub fn title(self) -> String {
-        let name = self.name();
-        format!("E{}", &name[1..])
+        match self.name().split_once(": ") {
+            Some((number, what)) => format!("E{} ({what})", &number[1..]),
+            None => format!("E{}", &self.name()[1..]),
+        }
     }
 
     /// The experiment after this one in the guide.
@@ -189,12 +206,17 @@ pub struct GuidedStep {
 /// Every experiment but experiment 2 is on Task 1: viewing a follow-up, the
 /// line says where Task 1 ended.
 pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
-    let task = e.viewed_task_index();
     let first = e.tasks()[0].latest();
-    if task == 0 {
+    // Task 1 once a follow-up came is read-only: where it ended, whatever
+    // state of it is viewed.
+    let task_1 = step_at(g, e, first.snap, first.id);
+    if e.viewed_task_index() == 0 {
+        if e.is_read_only() {
+            return task_1;
+        }
         let viewed = e.viewed_record();
         let mut at = step_at(g, e, viewed.snap, viewed.id);
-        if e.views_the_past() && !at.done {
+        if e.discarded_by_acting() > 0 && !at.done {
             at.text.push_str(
                 " You are viewing an earlier state: acting here discards the later ones.",
             );
@@ -202,6 +224,7 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
         return at;
     }
     match g {
+        _ if task_1.done => task_1,
         Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep {
             step: 3,
             of: 4,
@@ -209,14 +232,11 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
             done: false,
         },
         Guided::FollowUp => off_path(first.snap.state),
-        _ => match step_at(g, e, first.snap, first.id) {
-            at if at.done => at,
-            _ => GuidedStep {
-                step: 0,
-                of: 0,
-                text: "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect).".into(),
-                done: false,
-            },
+        _ => GuidedStep {
+            step: 0,
+            of: 0,
+            text: "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect).".into(),
+            done: false,
         },
     }
 }
@@ -255,16 +275,18 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
         done: true,
     };
     // Task 1's client requests of `events` the agent refused, at or before
-    // the state in view (and, `terminal`, once the task had ended).
-    let refused = |events: &[Event], terminal: bool| {
+    // the state in view, and after trace entry `since`.
+    let refused = |events: &[Event], since: u32| {
         e.trace().iter().any(|x| {
             x.task == 0
+                && x.seq > since
                 && x.at <= id
                 && events.contains(&x.event)
                 && matches!(x.outcome, Outcome::Refused(_))
-                && (!terminal || x.before.is_some_and(TaskState::is_terminal))
         })
     };
+    // Experiment 2 asks for its message once a follow-up has come.
+    let follow_up = e.tasks().get(1).map(|t| t.records()[0].id);
     let cancel_late = || {
         at(0, 0, "The task completed before you asked to cancel: Restart experiment, then Play or Step, and Request cancellation, in Act, while it works.".into())
     };
@@ -273,11 +295,14 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
             TaskState::InputRequired => at(2, 4, format!("Note the task id, the context id and {} done (Inspect shows them); then Supply clarification, in Act.", units(s.completed_units))),
             TaskState::Completed => done(4, "One task id and one context id throughout, and no unit worked twice: interrupted, not ended.".into()),
             _ if state.is_terminal() => off_path(state),
-            _ if s.input_supplied => at(3, 4, format!("Play on: the task id, the context id and the {} done before the question stay as they were.", units(config.input_gate.saturating_sub(1)))),
+            _ if s.input_supplied => at(3, 4, match config.input_gate.saturating_sub(1) {
+                0 => "Press Play again: the task id and the context id stay as they were (no unit was done before the question).".into(),
+                k => format!("Press Play again: the task id, the context id and the {} done before the question stay as they were.", units(k)),
+            }),
             _ => at(1, 4, format!("Press Play: the task stops at TASK_STATE_INPUT_REQUIRED before unit {}.", config.input_gate)),
         },
         Guided::FollowUp => match (state, e.tasks().len()) {
-            (TaskState::Completed, _) if refused(&[Event::Clarified, Event::CancelRequested], true) => done(4, "The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up.".into()),
+            (TaskState::Completed, _) if follow_up.is_some_and(|since| refused(&[Event::Clarified, Event::CancelRequested], since)) => done(4, "The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up.".into()),
             (TaskState::Completed, 1) => at(2, 4, "Press New follow-up task, in Act: a new task in the same context.".into()),
             (TaskState::Completed, _) => at(4, 4, "Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it.".into()),
             _ if state.is_terminal() => off_path(state),
@@ -290,7 +315,7 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
             _ => at(4, 5, "Press Play or Step, then Request cancellation, in Act: this time the worker accepts it.".into()),
         },
         Guided::Cancel => {
-            let asked = refused(&[Event::CancelRequested], false);
+            let asked = refused(&[Event::CancelRequested], 0);
             match state {
                 TaskState::Completed if asked => at(3, 5, "Now switch Worker accepts cancellation on, under Configure, and try again.".into()),
                 TaskState::Completed => cancel_late(),
@@ -303,13 +328,16 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
             TaskState::AuthRequired => at(2, 4, "Press Authorize, in Act: it stands for credentials that reach the agent out of band.".into()),
             TaskState::Completed => done(4, "The same task went on after the authorization, its stream open all along (see the Wire panel).".into()),
             _ if state.is_terminal() => off_path(state),
-            _ if s.authorized => at(3, 4, format!("Play on: the same task, its {} done before the authorization kept.", units(config.auth_gate.saturating_sub(1)))),
-            _ => at(1, 4, "Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit 2.".into()),
+            _ if s.authorized => at(3, 4, match config.auth_gate.saturating_sub(1) {
+                0 => "Press Play again: the same task goes on (no unit was done before the authorization).".into(),
+                k => format!("Press Play again: the same task, its {} done before the authorization kept.", units(k)),
+            }),
+            _ => at(1, 4, format!("Press Play: the task stops at TASK_STATE_AUTH_REQUIRED before unit {}.", config.auth_gate)),
         },
         Guided::Failure => match state {
             TaskState::Failed => done(2, format!("TASK_STATE_FAILED, final, with {} done; the failed unit is not counted.", units(s.completed_units))),
             _ if state.is_terminal() => off_path(state),
-            _ => at(1, 2, "Press Play: the task fails during unit 2.".into()),
+            _ => at(1, 2, format!("Press Play: the task fails during unit {}.", config.fail_during)),
         },
         Guided::Rejection => match state {
             TaskState::Rejected => done(2, "TASK_STATE_REJECTED, final, before any work: no unit, no artifact.".into()),
@@ -320,8 +348,8 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
             TaskState::Paused => at(2, 4, "Open Compare, at the foot of the Wire panel; then Fire event or Resume task, in Act's Pause and resume box (proposal).".into()),
             TaskState::Completed => done(4, "Paused (proposal) and resumed, the same task throughout.".into()),
             _ if state.is_terminal() => off_path(state),
-            _ if s.parked => at(3, 4, "Play on to TASK_STATE_COMPLETED.".into()),
-            _ => at(1, 4, "Press Play: the agent pauses itself before unit 3, in TASK_STATE_PAUSED (proposal).".into()),
+            _ if s.parked => at(3, 4, "Press Play again: the task goes on to TASK_STATE_COMPLETED.".into()),
+            _ => at(1, 4, format!("Press Play: the agent pauses itself before unit {}, in TASK_STATE_PAUSED (proposal).", config.self_park_before)),
         },
     }
 }

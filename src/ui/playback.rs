@@ -1,5 +1,6 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
+use super::guide::Guided;
 use super::store::{Store, SPEEDS};
 use crate::model::{Action, Answer, Experiment, PlayStop, TaskState};
 use leptos::prelude::*;
@@ -38,6 +39,11 @@ pub fn PlaybackPanel() -> impl IntoView {
             Answer::Authorization => (Action::Authorize, ("act-authorize", "Go to authorization")),
             // The request Resume task sends, its input field included.
             Answer::Resume => (store.resume_action(true), ("act-resume", "Go to resume")),
+            // Not where an experiment set up goes on with Task 1: its line
+            // says what comes next.
+            Answer::FollowUp if store.guided.get().is_some_and(|g| g != Guided::FollowUp) => {
+                return None
+            }
             Answer::FollowUp => (Action::FollowUp, ("act-follow-up", "Go to follow-up")),
         };
         store.legality(&answer).is_ok().then_some(at)

@@ -729,8 +729,8 @@ impl Store {
     /// the new settings (see [`Store::start`]).
     fn fresh_from(&self, config: Config, changed: &str, commit: FieldCommit) {
         let guided = match self.guided.get_untracked() {
-            Some(g) if g.fits(&config) => format!(" {} goes on.", g.title()),
-            Some(g) => format!(" {}'s steps end here.", g.title()),
+            Some(g) if g.fits(&config) => format!(" {} goes on, from its first step.", g.title()),
+            Some(g) => format!(" The steps of {} end here.", g.title()),
             None => String::new(),
         };
         self.start(
