@@ -406,6 +406,37 @@ test('nothing on the page shifts while a task plays', async () => {
   }
 });
 
+test('an experiment set up and played to each of its stops moves nothing on the page, its line included', async () => {
+  for (const [width, height] of [[1280, 800], [768, 1024], [390, 844], [320, 568]]) {
+    const page = await openPage(browser(), '', { viewport: { width, height } });
+    await page.getByLabel('Speed').selectOption({ label: '10×' });
+    const watchUntil = await watchShifts(page);
+    const play = async (state) => {
+      await page.locator('#play').click();
+      await watchUntil(state);
+    };
+    for (const [experiment, stops] of [
+      ['Set up experiment 1', ['TASK_STATE_INPUT_REQUIRED', 'Supply clarification', 'TASK_STATE_COMPLETED']],
+      ['Set up experiment 2', ['TASK_STATE_COMPLETED']],
+      ['experiment 4: authorization', ['TASK_STATE_AUTH_REQUIRED', 'Authorize', 'TASK_STATE_COMPLETED']],
+      ['experiment 4: failure', ['TASK_STATE_FAILED']],
+      ['experiment 4: rejection', ['TASK_STATE_REJECTED']],
+    ]) {
+      await page.locator('.guide').getByRole('button', { name: experiment }).click();
+      await page.getByRole('button', { name: 'Dismiss notice' }).click();
+      for (const stop of stops) {
+        if (stop.startsWith('TASK_STATE_')) await play(stop);
+        else await page.getByRole('button', { name: stop, exact: true }).click();
+      }
+      const said = await text(page, 'guided');
+      assert.deepEqual(await page.evaluate(() => window.__allShifts()), [], `layout shifts at ${width}px, ${experiment}: ${said}`);
+      assert.deepEqual(await page.evaluate(() => [...window.__moved]), [], `moved at ${width}px, ${experiment}: ${said}`);
+    }
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
 test('an agent\'s self-park taking effect while Play runs moves nothing on the page (proposal)', async () => {
   for (const [width, height] of [[1280, 800], [390, 844], [320, 568]]) {
     const page = await openPage(browser(), '', { viewport: { width, height } });

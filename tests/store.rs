@@ -591,3 +591,28 @@ fn experiment_1_fits_any_settings_whose_task_stops_only_at_its_input_gate() {
         assert!(!Guided::Resume.fits(&other), "{why}");
     }
 }
+
+#[test]
+fn the_line_keeps_room_for_each_step_play_stops_at_from_here_on() {
+    let _owner = owner();
+    let store = Store::new(7);
+    set_up(&store, Guided::Authorization);
+    let steps = |store: &Store| -> Vec<(u8, bool)> {
+        store
+            .guided_ahead()
+            .iter()
+            .map(|a| (a.step, a.done))
+            .collect()
+    };
+    // The gate, the answer's step after it, the end.
+    assert_eq!(steps(&store), [(2, false), (3, false), (4, true)]);
+    step_to(&store, TaskState::AuthRequired, 20);
+    assert_eq!(steps(&store), [(3, false), (4, true)]);
+    assert!(store.act(Action::Authorize));
+    assert_eq!(steps(&store), [(4, true)]);
+    step_to(&store, TaskState::Completed, 20);
+    assert!(store.guided_ahead().is_empty(), "nothing ahead of the end");
+    // An earlier state: no room kept for a Play that would branch.
+    store.seek(1);
+    assert!(store.guided_ahead().is_empty());
+}

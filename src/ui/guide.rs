@@ -61,7 +61,7 @@ pub fn set_up_input_gate(store: Store) {
 /// One of the page's experiments, set up with one click; while it is the
 /// run on the page, the Playback panel says where the viewed task stands in
 /// it and what to do next ([`guided_step`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Guided {
     Resume,
     FollowUp,
@@ -192,7 +192,7 @@ pub fn set_up_guided(store: Store, g: Guided) {
 
 /// Where the viewed task stands in an experiment: its `step` of `of` (0 when
 /// the task has left the experiment's path) and what to do now.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct GuidedStep {
     pub step: u8,
     pub of: u8,
@@ -238,6 +238,44 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
             text: "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect).".into(),
             done: false,
         },
+    }
+}
+
+/// Where Task 1, viewed at its newest state, will stand in experiment `g`
+/// at each of Play's stops from here on (a question, a pause, the end) and
+/// just after each answer: the line keeps room for the longest of these
+/// while Play runs, so that nothing moves when they come.
+pub fn guided_ahead(g: Guided, e: &Experiment) -> Vec<GuidedStep> {
+    let viewed = e.viewed_record();
+    if e.viewed_task_index() != 0 || e.views_the_past() || viewed.snap.state.is_terminal() {
+        return Vec::new();
+    }
+    let stops = |n: &Snapshot| {
+        n.state.is_terminal() || n.state.awaits().is_some() || n.state == TaskState::Paused
+    };
+    let mut ahead: Vec<GuidedStep> = Vec::new();
+    let mut answered = stops(&viewed.snap);
+    for (cur, next, _) in viewed.snap.run_ahead(e.config()) {
+        let seen = [(answered, cur), (stops(&next), next)];
+        answered = stops(&next);
+        for (_, snap) in seen.into_iter().filter(|(keep, _)| *keep) {
+            let step = step_at(g, e, snap, viewed.id);
+            if !ahead.contains(&step) {
+                ahead.push(step);
+            }
+        }
+    }
+    ahead
+}
+
+impl GuidedStep {
+    /// The words before the step's own: "Experiment 1, step 2 of 4: ".
+    pub fn label(&self, g: Guided) -> String {
+        match (self.done, self.step) {
+            (true, _) => format!("{} done: ", g.title()),
+            (false, 0) => format!("{}: ", g.title()),
+            (false, k) => format!("{}, step {k} of {}: ", g.title(), self.of),
+        }
     }
 }
 

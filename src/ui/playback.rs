@@ -1,6 +1,6 @@
 //! Playback: Play/Pause, Step, Restart experiment and Speed.
 
-use super::guide::Guided;
+use super::guide::{Guided, GuidedStep};
 use super::store::{Store, SPEEDS};
 use crate::model::{Action, Answer, Experiment, PlayStop, TaskState};
 use leptos::prelude::*;
@@ -48,7 +48,10 @@ pub fn PlaybackPanel() -> impl IntoView {
         };
         store.legality(&answer).is_ok().then_some(at)
     };
-    let guided = Memo::new(move |_| store.guided.get().zip(store.guided_step()));
+    let guided = Memo::new(move |_| {
+        let g = store.guided.get()?;
+        Some((g, store.guided_step()?, store.guided_ahead()))
+    });
     view! {
         <section class="panel" aria-labelledby="playback-h">
             <h2 id="playback-h">"Playback"</h2>
@@ -138,34 +141,9 @@ pub fn PlaybackPanel() -> impl IntoView {
             // The experiment set up, step by step, said again to a screen
             // reader as it moves on (not at each Step: the memo keeps it).
             <div aria-live="polite">
-            {move || guided.get().map(|(g, at)| {
-                let label = match (at.done, at.step) {
-                    (true, _) => format!("{} done: ", g.title()),
-                    (false, 0) => format!("{}: ", g.title()),
-                    (false, k) => format!("{}, step {k} of {}: ", g.title(), at.of),
-                };
-                let next = at.done.then(|| match g.after() {
-                    Some(next) => view! {
-                        " "
-                        <button class="link" data-testid="guided-next" on:click=move |_| super::guide::set_up_guided(store, next)>
-                            {format!("Set up {}", next.name())}
-                        </button>
-                    }.into_any(),
-                    None => view! {
-                        " "
-                        <button class="link" data-testid="guided-next" on:click=move |_| super::app::show_guide()>
-                            "See the experiments"
-                        </button>
-                    }.into_any(),
-                });
-                view! {
-                    <p class="guided" class:done=at.done data-testid="guided">
-                        <strong>{label}</strong>
-                        {at.text}
-                        {next}
-                    </p>
-                }
-            })}
+            // Keyed by the step: each step's words are new nodes, where words
+            // changed in place would count as moving.
+            <For each=move || guided.get() key=|line| line.clone() children=move |(g, at, ahead)| guided_line(store, g, at, ahead)/>
             </div>
             <div class="field">
                 <span class="speed-label">
@@ -216,6 +194,54 @@ pub fn PlaybackPanel() -> impl IntoView {
                 </details>
             </div>
         </section>
+    }
+}
+
+/// The experiment's line: where the viewed task stands in experiment `g`
+/// (`at`), and, unseen in the same place, where it will stand at Play's
+/// stops from here on (`ahead`), so that the line is as high as the highest.
+fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) -> impl IntoView {
+    // The link a finished experiment ends on: to the next one.
+    let link = |step: &GuidedStep| {
+        step.done.then(|| match g.after() {
+            Some(next) => format!("Set up {}", next.name()),
+            None => "See the experiments".to_string(),
+        })
+    };
+    let next = link(&at).map(|name| {
+        view! {
+            " "
+            <button class="link" data-testid="guided-next" on:click=move |_| match g.after() {
+                Some(next) => super::guide::set_up_guided(store, next),
+                None => super::app::show_guide(),
+            }>
+                {name}
+            </button>
+        }
+    });
+    let reserve = ahead.into_iter().filter(|a| *a != at);
+    let reserve = reserve.map(|a| {
+        // As the link will be, to wrap as it will.
+        let link = link(&a)
+            .map(|name| view! { " " <button class="link" disabled tabindex="-1">{name}</button> });
+        view! {
+            <p class="reserve" aria-hidden="true">
+                <strong>{a.label(g)}</strong>
+                {a.text}
+                {link}
+            </p>
+        }
+    });
+    let reserve = reserve.collect_view();
+    view! {
+        <div class="guided" class:done=at.done>
+            <p data-testid="guided">
+                <strong>{at.label(g)}</strong>
+                {at.text}
+                {next}
+            </p>
+            {reserve}
+        </div>
     }
 }
 

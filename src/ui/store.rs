@@ -723,6 +723,14 @@ impl Store {
         Some(self.exp.with(|e| super::guide::guided_step(g, e)))
     }
 
+    /// Where the experiment set up will stand at Play's stops from here on.
+    pub fn guided_ahead(&self) -> Vec<GuidedStep> {
+        match self.guided.get() {
+            Some(g) => self.exp.with(|e| super::guide::guided_ahead(g, e)),
+            None => Vec::new(),
+        }
+    }
+
     /// Starts a fresh experiment for a settings change made in a control
     /// that commits as `commit` says.
     /// The notice says whether the experiment set up, if any, goes on with
