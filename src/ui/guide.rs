@@ -208,11 +208,12 @@ pub struct GuidedStep {
 pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
     let first = e.tasks()[0].latest();
     // Task 1 once a follow-up came is read-only: where it ended, whatever
-    // state of it is viewed.
-    let task_1 = step_at(g, e, first.snap, first.id);
+    // state of it is viewed (worked out only where it is needed: the line
+    // is read again at every Step).
+    let task_1 = || step_at(g, e, first.snap, first.id);
     if e.viewed_task_index() == 0 {
         if e.is_read_only() {
-            return task_1;
+            return task_1();
         }
         let viewed = e.viewed_record();
         let mut at = step_at(g, e, viewed.snap, viewed.id);
@@ -223,6 +224,7 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
         }
         return at;
     }
+    let task_1 = task_1();
     match g {
         _ if task_1.done => task_1,
         Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep {

@@ -733,6 +733,7 @@ impl Store {
 
     /// Starts a fresh experiment for a settings change made in a control
     /// that commits as `commit` says.
+    ///
     /// The notice says whether the experiment set up, if any, goes on with
     /// the new settings (see [`Store::start`]).
     fn fresh_from(&self, config: Config, changed: &str, commit: FieldCommit) {
