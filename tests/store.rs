@@ -404,8 +404,39 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     assert!(!store.act(Action::RequestCancellation));
     assert_eq!(line(&store).0, (2, 5, false));
     assert!(line(&store).1.contains("TaskNotCancelableError (-32002)"));
+    // The refusal it asks for is no alarm: the status line says it.
+    assert_eq!(store.alert.get_untracked(), None);
+    assert_eq!(
+        store.status.get_untracked(),
+        "Request cancellation refused, as Experiment 3 expects: the worker refused the \
+         cancellation with TaskNotCancelableError (-32002); the task stays in the state it \
+         was in. Wire shows the error the agent answers."
+    );
+    // Asked again, it is said again, not raised.
+    assert!(!store.act(Action::RequestCancellation));
+    assert_eq!(store.alert.get_untracked(), None);
+    assert!(store.status.get_untracked().ends_with("answers.\u{a0}"));
     step_to(&store, TaskState::Completed, 20);
     assert_eq!(line(&store).0, (3, 5, false));
+    // Outside the experiment the same refusal is an alert.
+    store.set_up(
+        Guided::Cancel.config().unwrap(),
+        String::new(),
+        Guided::Cancel,
+    );
+    store.guided.set(None);
+    step_to(&store, TaskState::Working, 5);
+    assert!(!store.act(Action::RequestCancellation));
+    assert!(store
+        .alert
+        .get_untracked()
+        .unwrap()
+        .starts_with("Request cancellation refused: the worker refused"));
+    set_up(&store, Guided::Cancel);
+    step_to(&store, TaskState::Working, 5);
+    assert!(!store.act(Action::RequestCancellation));
+    assert_eq!(store.alert.get_untracked(), None, "no alert in the experiment");
+    step_to(&store, TaskState::Completed, 20);
     store.set_switch(Switch::WorkerAcceptsCancellation, true);
     assert_eq!(line(&store).0, (4, 5, false), "the same experiment goes on");
     assert!(store

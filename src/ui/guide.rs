@@ -4,7 +4,7 @@
 
 use super::store::Store;
 use crate::model::{
-    Config, Event, EventName, Experiment, OnTimeout, Outcome, Setting, Snapshot, TaskState,
+    Config, Event, EventName, Experiment, OnTimeout, Outcome, Refusal, Setting, Snapshot, TaskState,
 };
 use leptos::prelude::*;
 
@@ -140,6 +140,15 @@ impl Guided {
             Some((number, what)) => format!("E{} ({what})", &number[1..]),
             None => format!("E{}", &self.name()[1..]),
         }
+    }
+
+    /// Whether the experiment asks the user to see `refusal`: experiment 3's
+    /// cancellation, which the worker refuses.
+    pub fn asks_for(self, refusal: Refusal) -> bool {
+        matches!(
+            (self, refusal),
+            (Guided::Cancel, Refusal::WorkerRefusedCancellation)
+        )
     }
 
     /// The experiment after this one in the guide.

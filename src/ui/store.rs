@@ -298,9 +298,7 @@ impl Store {
             let why = why.strip_prefix(&prefix).unwrap_or(&why);
             // An alert raised again ends with a no-break space (see `raise`).
             let why = why.trim_end_matches(['\u{a0}', '.']);
-            self.say(format!(
-                "{label} refused, as it should be: {why}. Wire shows the error the agent answers."
-            ));
+            self.say(refused_on_purpose(label, "it should be", why));
         }
     }
 
@@ -388,14 +386,28 @@ impl Store {
                 if stopped {
                     self.playing.set(false);
                 }
-                self.raise(format!("{label} refused: {}", after_colon(refusal)));
-                // The status line says the state again, not what an earlier
-                // action said (the alert says this one).
-                let mut now = self.describe_state();
+                // A refusal the experiment set up asks for is no alarm: the
+                // status line says it. Otherwise the status line says the
+                // state again, not what an earlier action said (the alert
+                // says this one).
+                let asked_by = self.guided.get_untracked().filter(|g| g.asks_for(refusal));
+                let why = after_colon(refusal);
+                let mut now = match asked_by {
+                    Some(g) => {
+                        self.alert.set(None);
+                        refused_on_purpose(label, &format!("{} expects", g.title()), &why)
+                    }
+                    None => {
+                        self.raise(format!("{label} refused: {why}"));
+                        self.describe_state()
+                    }
+                };
                 if stopped {
                     now.push_str(" Playback paused at the refusal; Play goes on.");
                 }
-                if self.status.with_untracked(|s| *s != now) {
+                if asked_by.is_some() {
+                    self.say(now);
+                } else if self.status.with_untracked(|s| *s != now) {
                     self.status.set(now);
                 }
                 false
@@ -1257,4 +1269,11 @@ fn again(shown: &str, text: String) -> String {
     } else {
         text
     }
+}
+
+/// What the status line says of a refusal the user asked for (`why` is
+/// what the agent refused, after its colon): no alert, as `expected` says.
+fn refused_on_purpose(label: &str, expected: &str, why: &str) -> String {
+    let why = why.trim_end_matches('.');
+    format!("{label} refused, as {expected}: {why}. Wire shows the error the agent answers.")
 }
