@@ -435,7 +435,11 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     set_up(&store, Guided::Cancel);
     step_to(&store, TaskState::Working, 5);
     assert!(!store.act(Action::RequestCancellation));
-    assert_eq!(store.alert.get_untracked(), None, "no alert in the experiment");
+    assert_eq!(
+        store.alert.get_untracked(),
+        None,
+        "no alert in the experiment"
+    );
     step_to(&store, TaskState::Completed, 20);
     store.set_switch(Switch::WorkerAcceptsCancellation, true);
     assert_eq!(line(&store).0, (4, 5, false), "the same experiment goes on");

@@ -2264,7 +2264,15 @@ fn e_timeout_fail_in_both_encodings() {
                     (&err["code"], &info["reason"]),
                     (&json!(code), &json!(reason))
                 );
+                // The friendly line says whose the name is.
+                assert!(wire::explain(m).starts_with(
+                    "agent → client (JSON-RPC, proposal): error -32010 PauseNotAllowedError (proposal) — “"
+                ));
+                assert!(wire::explain(m).ends_with(
+                    "” (the proposal gives only the code: the name, message and reason are this simulator's)"
+                ));
             } else {
+                assert!(!wire::explain(m).contains("this simulator's"));
                 assert_eq!(m.payload_type, "error");
                 assert_eq!(err["code"], -32004);
                 assert_eq!(info["reason"], "UNSUPPORTED_OPERATION");

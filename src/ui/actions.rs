@@ -539,7 +539,7 @@ fn PauseControls() -> impl IntoView {
                 {move || match store.pause_mode.get() {
                     PauseMode::FinishStep => "finish_step: the in-flight unit completes first (a pause at a unit boundary is immediate); if it is the last unit (or a failing one), the task ends instead and the pause lapses.",
                     PauseMode::InterruptImmediate => "interrupt_immediate: pauses now; the in-flight unit's partial work is lost and redone after the resume, and the lost seconds still count as active time.",
-                    PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume.",
+                    PauseMode::WaitForCompletion => "wait_for_completion: the task works on until every unit is done, then parks in PAUSED instead of completing; it completes, with its artifact, on the first Step after the resume. (The RFC says only that in-flight work completes; all the work left is this simulator's reading.)",
                 }}
             </p>
             // The rules of PauseTask, folded: the buttons they govern come

@@ -120,7 +120,7 @@ pub use time::timestamp;
 use crate::model::{
     a2a_error, extension_code, short_id, A2aError, Action, Artifact, Event, Experiment, Initiator,
     OnTimeout, Outcome, ResumeCause, Snapshot, TaskState, TraceEntry, NEVER_ISSUED_ID,
-    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, TASK_NOT_CANCELABLE, TASK_NOT_FOUND,
+    PAUSE_NOT_ALLOWED, RESUME_TOKEN_INVALID, SIMULATOR_DOMAIN, TASK_NOT_CANCELABLE, TASK_NOT_FOUND,
     UNSUPPORTED_OPERATION,
 };
 use serde_json::Value;
@@ -693,11 +693,20 @@ pub fn explain(m: &WireMessage) -> String {
         .unwrap_or_default();
         method.to_string() + &tied + &quote(q)
     } else if let Some(err) = v.get("error") {
-        let name = err["code"]
-            .as_i64()
-            .and_then(a2a_error)
-            .map_or("error", |e| e.name);
-        format!("error {} {name}{}", err["code"], quote(&err["message"]))
+        let known = err["code"].as_i64().and_then(a2a_error);
+        let name = known.map_or("error", |e| e.name);
+        // The proposal names its errors' codes alone.
+        let whose = match known {
+            Some(e) if e.domain == SIMULATOR_DOMAIN => {
+                " (the proposal gives only the code: the name, message and reason are this simulator's)"
+            }
+            _ => "",
+        };
+        format!(
+            "error {} {name}{}{whose}",
+            err["code"],
+            quote(&err["message"])
+        )
     } else {
         let r = &v["result"];
         if let Some(u) = r.get("statusUpdate") {
