@@ -1271,8 +1271,9 @@ fn again(shown: &str, text: String) -> String {
     }
 }
 
-/// What the status line says of a refusal the user asked for (`why` is
-/// what the agent refused, after its colon): no alert, as `expected` says.
+/// What the status line says, in place of an alert, of a refusal the user
+/// meant to see: `why` is the refusal's words after their colon, and
+/// `expected` who expects it ("it should be", "Experiment 3 expects").
 fn refused_on_purpose(label: &str, expected: &str, why: &str) -> String {
     let why = why.trim_end_matches('.');
     format!("{label} refused, as {expected}: {why}. Wire shows the error the agent answers.")
