@@ -451,7 +451,7 @@ impl fmt::Display for Refusal {
             ),
             Refusal::NotTerminal(s) => write!(
                 f,
-                "A follow-up starts here once the task is terminal, as a terminal task takes no more messages (A2A also lets one context hold several tasks at once; this page runs one at a time); the task is {s}."
+                "Follow-ups here wait for a terminal task (A2A itself lets one context hold several tasks at once); the task is {s}."
             ),
             Refusal::ProposalOff => f.write_str(
                 "Pause and resume are a proposal, not part of A2A v1.0; switch on the proposal to try them.",
