@@ -1196,6 +1196,8 @@ test('on a touch screen the keys\' help gives way, the switch stays, and the rec
   // lines: a tap on the middle of each sets up that one.
   for (const name of ['authorization', 'failure', 'rejection']) {
     const link = page.locator('.guide').getByRole('button', { name: `experiment 4: ${name}` });
+    // The last set-up has brought Play into view: once it has, back to the link.
+    await frames(page);
     await link.evaluate((e) => e.scrollIntoView({ block: 'center' }));
     const b = await link.boundingBox();
     await page.touchscreen.tap(b.x + b.width / 2, b.y + b.height / 2);
