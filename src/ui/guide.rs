@@ -236,19 +236,9 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
     let task_1 = task_1();
     match g {
         _ if task_1.done => task_1,
-        Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep {
-            step: 3,
-            of: 4,
-            text: "The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect.".into(),
-            done: false,
-        },
+        Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep::at(3, 4, "The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect."),
         Guided::FollowUp => off_path(first.snap.state),
-        _ => GuidedStep {
-            step: 0,
-            of: 0,
-            text: "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect).".into(),
-            done: false,
-        },
+        _ => GuidedStep::at(0, 0, "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect)."),
     }
 }
 
@@ -280,6 +270,27 @@ pub fn guided_ahead(g: Guided, e: &Experiment) -> Vec<GuidedStep> {
 }
 
 impl GuidedStep {
+    /// Step `step` of `of` (0 of 0: off the experiment's path), `text` saying
+    /// what to do.
+    fn at(step: u8, of: u8, text: impl Into<String>) -> GuidedStep {
+        GuidedStep {
+            step,
+            of,
+            text: text.into(),
+            done: false,
+        }
+    }
+
+    /// The last of `of` steps, done: `text` says what the experiment showed.
+    fn done(of: u8, text: impl Into<String>) -> GuidedStep {
+        GuidedStep {
+            step: of,
+            of,
+            text: text.into(),
+            done: true,
+        }
+    }
+
     /// The words before the step's own: "Experiment 1, step 2 of 4: ".
     pub fn label(&self, g: Guided) -> String {
         match (self.done, self.step) {
@@ -292,15 +303,14 @@ impl GuidedStep {
 
 /// A task that ended where its experiment does not lead.
 fn off_path(state: TaskState) -> GuidedStep {
-    GuidedStep {
-        step: 0,
-        of: 0,
-        text: format!(
+    GuidedStep::at(
+        0,
+        0,
+        format!(
             "The task ended in {}, off the experiment's path: Restart experiment tries again.",
             state.name()
         ),
-        done: false,
-    }
+    )
 }
 
 /// Where Task 1, in state `s` (its record `id`), stands in experiment `g`.
@@ -311,18 +321,7 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
         1 => "1 unit".to_string(),
         k => format!("{k} units"),
     };
-    let at = |step: u8, of: u8, text: String| GuidedStep {
-        step,
-        of,
-        text,
-        done: false,
-    };
-    let done = |of: u8, text: String| GuidedStep {
-        step: of,
-        of,
-        text,
-        done: true,
-    };
+    let (at, done) = (GuidedStep::at, GuidedStep::done);
     // Task 1's client requests of `events` the agent refused, at or before
     // the state in view, and after trace entry `since`.
     let refused = |events: &[Event], since: u32| {
