@@ -1212,6 +1212,49 @@ test('a set-up experiment says its next step under Play, from the first to the n
   await page.context().close();
 });
 
+// The experiment's next step, said under Play, once the user acts far below
+// it: a copy over the page, for the eye, until the next press or key.
+for (const [width, height, options] of [[1280, 800, {}], [390, 844, { hasTouch: true, isMobile: true }]]) {
+  test(`${width}px: an experiment's next step out of sight comes up over the page until the next press`, async () => {
+    const page = await openPage(browser(), '', { viewport: { width, height }, ...options });
+    const copy = page.getByTestId('step-copy');
+    const shown = async () => (await copy.isVisible()) ? (await copy.innerText()).replace(/\s+/g, ' ') : null;
+    await setSpeed(page, '10×');
+    await page.locator('.guide').getByRole('button', { name: 'Set up experiment 2' }).click();
+    await frames(page);
+    assert.equal(await shown(), null, 'set up, the line is in view: no copy');
+    await page.locator('#play').click();
+    await waitState(page, 'TASK_STATE_COMPLETED');
+    await page.getByRole('button', { name: 'New follow-up task' }).click();
+    // Act says where the experiment goes on, and offers no Go to Play.
+    assert.equal(await page.locator('#act-follow-up-said').innerText(),
+      'Done: follow-up task 2 (a new task id, the same context) is TASK_STATE_SUBMITTED. Experiment 2 goes on with Task 1: see the line under Play.');
+    assert.equal(await page.locator('#act-follow-up-reason [data-testid=go-to-answer]').count(), 0);
+    await page.getByRole('button', { name: /^Task 1/ }).click();
+    await frames(page);
+    assert.equal(await shown(), 'Experiment 2, step 4 of 4: Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it. The experiment\'s line, under Play');
+    assert.equal(await copy.getAttribute('aria-hidden'), 'true', 'the line itself is the live region');
+    // It takes no pointer: what lies under it is pressed.
+    const box = await copy.boundingBox();
+    const under = await page.evaluate(([x, y]) => !document.elementFromPoint(x, y).closest('[data-testid=step-copy]'), [box.x + box.width / 2, box.y + box.height / 2]);
+    assert.ok(under, 'a press on the copy reaches the page under it');
+    assert.deepEqual(await axeViolations(page), []);
+    await page.getByRole('button', { name: 'Message to terminal task' }).click();
+    await frames(page);
+    assert.equal(await shown(), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. The experiment\'s line, under Play');
+    // The next key hides it.
+    await page.keyboard.press('Shift');
+    assert.equal(await shown(), null, 'a key hides the copy');
+    // Brought back to the line, no copy of it comes up.
+    await page.getByLabel('Recorded state', { exact: true }).fill('14');
+    await page.evaluate(() => document.querySelector('[data-testid=guided]').scrollIntoView());
+    await frames(page);
+    assert.equal(await shown(), null);
+    assertNoErrors(page);
+    await page.context().close();
+  });
+}
+
 test('Replay plays the later recorded states back without acting, and stops where the user moves', async () => {
   const page = await openPage(browser());
   const step = page.getByRole('button', { name: 'Step', exact: true });

@@ -101,6 +101,14 @@ pub fn ActionButton(
             _ => None,
         }
     };
+    // Experiment 2 goes on with Task 1 once its follow-up is made, not
+    // with Play: its line says so, and no Go to Play here says otherwise.
+    let on_with_task_1 = move || {
+        store.guided.get() == Some(super::guide::Guided::FollowUp)
+            && store
+                .guided_step()
+                .is_some_and(|at| at.step == 3 && !at.done)
+    };
     let carry_on = move || {
         let shown =
             (leads || carries_on) && !text_refused.get() && outcome() == Some(Outcome::Done);
@@ -126,6 +134,9 @@ pub fn ActionButton(
                         };
                         format!("Done: the same task, {kept} kept, is {state} now; Play or Step carries it on.")
                     }
+                    Some((Event::Created { follow_up: true }, _)) if on_with_task_1() => format!(
+                        "Done: follow-up task {task} (a new task id, the same context) is {state}. Experiment 2 goes on with Task 1: see the line under Play."
+                    ),
                     Some((Event::Created { follow_up: true }, _)) => format!(
                         "Done: follow-up task {task} (a new task id, the same context) is {state}; Play or Step runs it."
                     ),
@@ -214,7 +225,7 @@ pub fn ActionButton(
                         .with(|e| format!("Done: the task is {} now.", e.snapshot().state)),
                     (Err(why), None) => why,
                 }}</span>
-                {move || carry_on().map(|_| view! {
+                {move || carry_on().filter(|_| !on_with_task_1()).map(|_| view! {
                     " "
                     <button class="link" data-testid="go-to-answer" aria-describedby=described_by.clone() on:click=move |_| {
                         store.notice.set(None);

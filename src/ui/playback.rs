@@ -145,6 +145,7 @@ pub fn PlaybackPanel() -> impl IntoView {
             // changed in place would count as moving.
             <For each=move || guided.get() key=|line| line.clone() children=move |(g, at, ahead)| guided_line(store, g, at, ahead)/>
             </div>
+            {step_copy(store)}
             <div class="field">
                 <span class="speed-label">
                     <label for="speed">"Speed"</label>
@@ -243,6 +244,76 @@ fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) 
             {reserve}
         </div>
     }
+}
+
+/// The experiment's line, when it moves on out of sight (the user acted far
+/// below it, or Play stopped while they read elsewhere): a copy over the
+/// page, until the next press or key, or until the line is scrolled into
+/// view. For the eye alone (it takes no pointer either): the line itself
+/// says it to a screen reader.
+fn step_copy(store: Store) -> impl IntoView {
+    let line = Memo::new(move |_| Some((store.guided.get()?, store.guided_step()?)));
+    let shown = RwSignal::new(None::<(Guided, GuidedStep)>);
+    let hide = move || {
+        if shown.with_untracked(Option::is_some) {
+            shown.set(None);
+        }
+    };
+    Effect::new(move |before: Option<Option<(Guided, GuidedStep)>>| {
+        let now = line.get();
+        // Not as the page opens, nor as the line stays as it was.
+        if before.is_some_and(|before| before != now) {
+            hide();
+            // Once the page shows the step, and wherever a set-up has
+            // scrolled to.
+            let step = now.clone();
+            request_animation_frame(move || {
+                let still = line.get_untracked();
+                if still.is_some() && still == step && !line_in_view() {
+                    shown.set(step);
+                }
+            });
+        }
+        now
+    });
+    let pressed = window_event_listener(leptos::ev::pointerdown, move |_| hide());
+    let keyed = window_event_listener(leptos::ev::keydown, move |_| hide());
+    let scrolled = window_event_listener(leptos::ev::scroll, move |_| {
+        if shown.with_untracked(Option::is_some) && line_in_view() {
+            shown.set(None);
+        }
+    });
+    on_cleanup(move || {
+        pressed.remove();
+        keyed.remove();
+        scrolled.remove();
+    });
+    view! {
+        <div class="step-copy" aria-hidden="true" data-testid="step-copy" class:shown=move || shown.with(Option::is_some) class:done=move || shown.with(|s| s.as_ref().is_some_and(|(_, at)| at.done))>
+            {move || shown.get().map(|(g, at)| view! {
+                <p><strong>{at.label(g)}</strong>{at.text}</p>
+                <p class="hint">"The experiment's line, under Play"</p>
+            })}
+        </div>
+    }
+}
+
+/// Whether the experiment's line is wholly on screen.
+fn line_in_view() -> bool {
+    let Some(el) = document()
+        .query_selector("[data-testid=guided]")
+        .ok()
+        .flatten()
+    else {
+        return false;
+    };
+    let rect = el.get_bounding_client_rect();
+    let height = window()
+        .inner_height()
+        .ok()
+        .and_then(|h| h.as_f64())
+        .unwrap_or_default();
+    rect.top() >= 0.0 && rect.bottom() <= height
 }
 
 /// Brings the control `id` to the middle of the screen and focuses it; one
