@@ -453,6 +453,31 @@ test('an agent\'s self-park taking effect while Play runs moves nothing on the p
   }
 });
 
+test('a Wire request brings its exchange into view: on a desktop under the button pressed, on a phone first', async () => {
+  for (const [width, height, options] of [[1280, 800, {}], [390, 844, { hasTouch: true, isMobile: true }]]) {
+    const page = await openPage(browser(), '', { viewport: { width, height }, ...options });
+    const where = (button) => page.evaluate((id) => ({
+      list: document.querySelector('.wire .messages-list').getBoundingClientRect().top,
+      button: document.getElementById(id).getBoundingClientRect(),
+    }), button);
+    for (const [name, id] of [['Get task', 'wire-get-task'], ['Get unknown task', 'wire-get-unknown']]) {
+      // The button at the foot of the screen, the exchange below it.
+      await page.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'end' }), id);
+      assert.ok((await where(id)).list > height, `${width}px: before ${name}, the exchange starts below the screen`);
+      await page.getByRole('button', { name, exact: true }).click();
+      await frames(page);
+      const after = await where(id);
+      assert.ok(after.list >= 0 && after.list <= height * 0.75, `${width}px, ${name}: the exchange starts on screen (${after.list})`);
+      if (width >= 720) {
+        assert.ok(after.button.top >= 0, `${width}px, ${name}: the button pressed stays on screen (${after.button.top})`);
+      }
+      assert.equal(await page.evaluate(() => document.activeElement.id), id);
+    }
+    assertNoErrors(page);
+    await page.context().close();
+  }
+});
+
 test('on the narrowest screens each Wire message keeps its heading and HTTP line clear of the next one', async () => {
   for (const viewport of [{ width: 320, height: 568 }, { width: 360, height: 640 }, { width: 640, height: 400 }]) {
     const page = await openPage(browser(), '', { viewport });

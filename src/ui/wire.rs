@@ -298,6 +298,7 @@ pub fn WirePanel() -> impl IntoView {
                 "{request}: the agent answers {answer}; Wire shows the exchange."
             ));
         }
+        reveal_exchange();
     };
     // Whether the entry shown is the first (or the last) the trace lists.
     let at_end = move |first: bool| {
@@ -466,6 +467,7 @@ pub fn WirePanel() -> impl IntoView {
                     on:click=move |_| {
                         let text = store.clarification.get_untracked();
                         store.send_to_be_refused(Action::SupplyClarification(text), "Message to terminal task");
+                        reveal_exchange();
                     }
                 >
                     "Message to terminal task"
@@ -476,6 +478,7 @@ pub fn WirePanel() -> impl IntoView {
                     disabled=move || !request_ok("Cancel terminal task")
                     on:click=move |_| {
                         store.send_to_be_refused(Action::RequestCancellation, "Cancel terminal task");
+                        reveal_exchange();
                     }
                 >
                     "Cancel terminal task"
@@ -487,6 +490,7 @@ pub fn WirePanel() -> impl IntoView {
                         disabled=move || !request_ok("Pause terminal task")
                         on:click=move |_| {
                             store.send_to_be_refused(store.pause_action(), "Pause terminal task");
+                        reveal_exchange();
                         }
                     >
                         "Pause terminal task (proposal)"
@@ -699,6 +703,42 @@ pub fn WirePanel() -> impl IntoView {
             </p>
         </section>
     }
+}
+
+/// Brings the start of the exchange a Wire request shows into view when it
+/// lies low on the screen or below it (a laptop's height, a phone), up to a
+/// third of the way down the screen: on a wide screen never the control
+/// pressed (which keeps the focus) above the top; on a phone, where the
+/// panel's buttons and notes take a screen, the exchange comes first.
+fn reveal_exchange() {
+    request_animation_frame(|| {
+        let list = document()
+            .query_selector(".wire .messages-list")
+            .ok()
+            .flatten();
+        let pressed = document()
+            .active_element()
+            .filter(|el| el.closest(".wire").ok().flatten().is_some());
+        let (Some(list), Some(pressed)) = (list, pressed) else {
+            return;
+        };
+        let size = |v: Result<wasm_bindgen::JsValue, _>| {
+            v.ok().and_then(|v| v.as_f64()).unwrap_or_default()
+        };
+        let (width, height) = (size(window().inner_width()), size(window().inner_height()));
+        let start = list.get_bounding_client_rect().top();
+        if start <= height * 0.75 {
+            return;
+        }
+        let by = start - height / 3.0;
+        let by = match width {
+            720.0.. => by.min(pressed.get_bounding_client_rect().top() - 16.0),
+            _ => by,
+        };
+        if by > 0.0 {
+            window().scroll_by_with_x_and_y(0.0, by);
+        }
+    });
 }
 
 /// A pause encoding as the page names it.
