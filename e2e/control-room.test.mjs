@@ -1214,11 +1214,19 @@ test('a set-up experiment says its next step under Play, from the first to the n
 
 // The experiment's next step, said under Play, once the user acts far below
 // it: a copy over the page, for the eye, until the next press or key.
-for (const [width, height, options] of [[1280, 800, {}], [390, 844, { hasTouch: true, isMobile: true }]]) {
+for (const [width, height, options] of [[1280, 800, {}], [900, 700, {}], [390, 844, { hasTouch: true, isMobile: true }]]) {
   test(`${width}px: an experiment's next step out of sight comes up over the page until the next press`, async () => {
     const page = await openPage(browser(), '', { viewport: { width, height }, ...options });
     const copy = page.getByTestId('step-copy');
     const shown = async () => (await copy.isVisible()) ? (await copy.innerText()).replace(/\s+/g, ' ') : null;
+    // Where it is drawn, it covers neither the control pressed (which has the focus) nor the notice.
+    const coversNothing = () => page.evaluate(() => {
+      const c = document.querySelector('[data-testid=step-copy]').getBoundingClientRect();
+      return [document.activeElement, document.querySelector('.messages .notice.shown')].filter(Boolean).every((el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom <= c.top || r.top >= c.bottom || r.right <= c.left || r.left >= c.right;
+      });
+    });
     await setSpeed(page, '10×');
     await page.locator('.guide').getByRole('button', { name: 'Set up experiment 2' }).click();
     await frames(page);
@@ -1233,27 +1241,50 @@ for (const [width, height, options] of [[1280, 800, {}], [390, 844, { hasTouch: 
     await page.getByRole('button', { name: /^Task 1/ }).click();
     await frames(page);
     assert.equal(await shown(), 'Experiment 2, step 4 of 4: Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it. The experiment\'s line, under Play');
+    assert.ok(await coversNothing(), 'the copy covers neither the control pressed nor the notice');
     assert.equal(await copy.getAttribute('aria-hidden'), 'true', 'the line itself is the live region');
     // It takes no pointer: what lies under it is pressed.
     const box = await copy.boundingBox();
     const under = await page.evaluate(([x, y]) => !document.elementFromPoint(x, y).closest('[data-testid=step-copy]'), [box.x + box.width / 2, box.y + box.height / 2]);
     assert.ok(under, 'a press on the copy reaches the page under it');
     assert.deepEqual(await axeViolations(page), []);
-    await page.getByRole('button', { name: 'Message to terminal task' }).click();
-    await frames(page);
-    assert.equal(await shown(), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. The experiment\'s line, under Play');
     // The next key hides it.
     await page.keyboard.press('Shift');
     assert.equal(await shown(), null, 'a key hides the copy');
-    // Brought back to the line, no copy of it comes up.
-    await page.getByLabel('Recorded state', { exact: true }).fill('14');
-    await page.evaluate(() => document.querySelector('[data-testid=guided]').scrollIntoView());
+    await page.getByRole('button', { name: 'Message to terminal task' }).click();
     await frames(page);
-    assert.equal(await shown(), null);
+    assert.equal(await shown(), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. The experiment\'s line, under Play');
+    assert.ok(await coversNothing(), 'the copy covers neither the control pressed nor the notice');
+    // Scrolled to, the line needs no copy.
+    await page.evaluate(() => document.querySelector('[data-testid=guided]').scrollIntoView({ block: 'center' }));
+    await frames(page);
+    assert.equal(await shown(), null, 'the line in view, the copy goes');
     assertNoErrors(page);
     await page.context().close();
   });
 }
+
+test('a move through recorded states brings no copy of the experiment\'s line over the page', async () => {
+  const page = await openPage(browser(), '', { viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
+  await setSpeed(page, '10×');
+  await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
+  await frames(page);
+  await page.locator('#play').click();
+  await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+  const before = await text(page, 'guided');
+  // The line out of sight, the slider moved back by a script, as a drag would.
+  await page.evaluate(() => {
+    window.scrollTo(0, document.body.scrollHeight);
+    const slider = document.getElementById('recorded-state');
+    slider.value = '2';
+    slider.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await frames(page);
+  assert.notEqual(await text(page, 'guided'), before, 'the line follows the move');
+  assert.equal(await page.getByTestId('step-copy').isVisible(), false);
+  assertNoErrors(page);
+  await page.context().close();
+});
 
 test('Replay plays the later recorded states back without acting, and stops where the user moves', async () => {
   const page = await openPage(browser());

@@ -104,7 +104,12 @@ pub fn ActionButton(
     // Experiment 2 goes on with Task 1 once its follow-up is made, not
     // with Play: its line says so, and no Go to Play here says otherwise.
     let on_with_task_1 = move || {
-        store.guided.get() == Some(super::guide::Guided::FollowUp)
+        let followed_up = sent.with(|s| {
+            s.as_ref()
+                .is_some_and(|(_, entry, ..)| entry.event == (Event::Created { follow_up: true }))
+        });
+        followed_up
+            && store.guided.get() == Some(super::guide::Guided::FollowUp)
             && store
                 .guided_step()
                 .is_some_and(|at| at.step == 3 && !at.done)

@@ -539,9 +539,17 @@ fn focus_in_place(el: &web_sys::HtmlElement, by: Mover) {
 }
 
 /// Whether `el` is wholly within the part of the screen that the fixed
-/// strip, notice and alert leave clear: the root's scroll padding, which the
-/// style sheet sets to their room.
-fn clear_in_view(el: &web_sys::HtmlElement) -> bool {
+/// strip, notice and alert leave clear ([`clear_band`]).
+pub fn clear_in_view(el: &web_sys::Element) -> bool {
+    let (top, bottom) = clear_band();
+    let rect = el.get_bounding_client_rect();
+    rect.top() >= top && rect.bottom() <= bottom
+}
+
+/// The part of the screen, from its top, that the fixed strip, notice and
+/// alert leave clear: within the root's scroll padding, which the style
+/// sheet sets to their room.
+pub fn clear_band() -> (f64, f64) {
     let style = document()
         .document_element()
         .and_then(|root| window().get_computed_style(&root).ok().flatten());
@@ -560,9 +568,10 @@ fn clear_in_view(el: &web_sys::HtmlElement) -> bool {
         .ok()
         .and_then(|h| h.as_f64())
         .unwrap_or(f64::INFINITY);
-    let rect = el.get_bounding_client_rect();
-    rect.top() >= padding("scroll-padding-top")
-        && rect.bottom() <= height - padding("scroll-padding-bottom")
+    (
+        padding("scroll-padding-top"),
+        height - padding("scroll-padding-bottom"),
+    )
 }
 
 fn focus_without_scrolling(el: &web_sys::HtmlElement) {

@@ -246,50 +246,97 @@ fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) 
     }
 }
 
-/// The experiment's line, when it moves on out of sight (the user acted far
-/// below it, or Play stopped while they read elsewhere): a copy over the
-/// page, until the next press or key, or until the line is scrolled into
-/// view. For the eye alone (it takes no pointer either): the line itself
-/// says it to a screen reader.
+/// The experiment's line, when the task moves it on out of sight (the user
+/// acted far below it, or Play stopped while they read elsewhere; not a
+/// move through recorded states): a copy over the page, until the next
+/// press or key, or until the line is scrolled into view. For the eye alone
+/// (it takes no pointer either): the line itself says it to a screen reader.
 fn step_copy(store: Store) -> impl IntoView {
     let line = Memo::new(move |_| Some((store.guided.get()?, store.guided_step()?)));
+    // What moves the task on: a new newest entry, or another task viewed.
+    let moved = Memo::new(move |_| {
+        store
+            .exp
+            .with(|e| (e.trace().last().copied(), e.viewed_task_index()))
+    });
     let shown = RwSignal::new(None::<(Guided, GuidedStep)>);
+    // Drawn unseen at first, then where it covers neither the control last
+    // pressed or focused nor the notice.
+    let placing = RwSignal::new(false);
+    let at_top = RwSignal::new(false);
+    let pressed = StoredValue::new_local(None::<web_sys::Element>);
     let hide = move || {
         if shown.with_untracked(Option::is_some) {
             shown.set(None);
         }
     };
-    Effect::new(move |before: Option<Option<(Guided, GuidedStep)>>| {
-        let now = line.get();
-        // Not as the page opens, nor as the line stays as it was.
-        if before.is_some_and(|before| before != now) {
+    Effect::new(move |before: Option<_>| {
+        let now = (line.get(), moved.get());
+        let moved_on = before
+            .as_ref()
+            .is_some_and(|(line, moved): &(Option<_>, _)| *line != now.0 && *moved != now.1);
+        if moved_on {
             hide();
             // Once the page shows the step, and wherever a set-up has
             // scrolled to.
-            let step = now.clone();
+            let step = now.0.clone();
             request_animation_frame(move || {
                 let still = line.get_untracked();
-                if still.is_some() && still == step && !line_in_view() {
-                    shown.set(step);
+                if still.is_none() || still != step || line_clear() {
+                    return;
                 }
+                placing.set(true);
+                at_top.set(window_width() <= 1100.0);
+                shown.set(step);
+                request_animation_frame(move || {
+                    match place_copy(at_top.get_untracked(), pressed.get_value()) {
+                        Some(top) => {
+                            at_top.set(top);
+                            placing.set(false);
+                        }
+                        None => shown.set(None),
+                    }
+                });
             });
         }
         now
     });
-    let pressed = window_event_listener(leptos::ev::pointerdown, move |_| hide());
-    let keyed = window_event_listener(leptos::ev::keydown, move |_| hide());
+    let pressing = window_event_listener(leptos::ev::pointerdown, move |ev| {
+        let control = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|t| {
+                t.closest("button, input, select, textarea, a")
+                    .ok()
+                    .flatten()
+            });
+        pressed.set_value(control);
+        hide();
+    });
+    let keyed = window_event_listener(leptos::ev::keydown, move |_| {
+        pressed.set_value(None);
+        hide();
+    });
     let scrolled = window_event_listener(leptos::ev::scroll, move |_| {
-        if shown.with_untracked(Option::is_some) && line_in_view() {
+        if shown.with_untracked(Option::is_some) && line_clear() {
             shown.set(None);
         }
     });
     on_cleanup(move || {
-        pressed.remove();
+        pressing.remove();
         keyed.remove();
         scrolled.remove();
     });
     view! {
-        <div class="step-copy" aria-hidden="true" data-testid="step-copy" class:shown=move || shown.with(Option::is_some) class:done=move || shown.with(|s| s.as_ref().is_some_and(|(_, at)| at.done))>
+        <div
+            class="step-copy"
+            aria-hidden="true"
+            data-testid="step-copy"
+            class:shown=move || shown.with(Option::is_some)
+            class:placing=placing
+            class:top=at_top
+            class:done=move || shown.with(|s| s.as_ref().is_some_and(|(_, at)| at.done))
+        >
             {move || shown.get().map(|(g, at)| view! {
                 <p><strong>{at.label(g)}</strong>{at.text}</p>
                 <p class="hint">"The experiment's line, under Play"</p>
@@ -298,22 +345,68 @@ fn step_copy(store: Store) -> impl IntoView {
     }
 }
 
-/// Whether the experiment's line is wholly on screen.
-fn line_in_view() -> bool {
-    let Some(el) = document()
+/// Whether the experiment's line is wholly on screen, clear of the strip,
+/// notice and alert over it.
+fn line_clear() -> bool {
+    document()
         .query_selector("[data-testid=guided]")
         .ok()
         .flatten()
-    else {
-        return false;
-    };
-    let rect = el.get_bounding_client_rect();
+        .is_some_and(|el| super::app::clear_in_view(&el))
+}
+
+fn window_width() -> f64 {
+    window()
+        .inner_width()
+        .ok()
+        .and_then(|w| w.as_f64())
+        .unwrap_or_default()
+}
+
+/// Where the step's copy, drawn unseen, goes: at the top of the screen
+/// (`top`) or its foot, or else at the other end, whichever covers neither
+/// the control with focus (or, where a click gives none, the one `pressed`)
+/// nor the notice; none when both do.
+fn place_copy(top: bool, pressed: Option<web_sys::Element>) -> Option<bool> {
+    let copy = document()
+        .query_selector("[data-testid=step-copy]")
+        .ok()
+        .flatten()?;
+    let rect = copy.get_bounding_client_rect();
     let height = window()
         .inner_height()
         .ok()
         .and_then(|h| h.as_f64())
         .unwrap_or_default();
-    rect.top() >= 0.0 && rect.bottom() <= height
+    // Its band at either end, 0.75 rem from it (at the top, from the strip
+    // a phone keeps there).
+    let strip = document()
+        .query_selector(".state-strip")
+        .ok()
+        .flatten()
+        .map_or(0.0, |s| s.get_bounding_client_rect().bottom());
+    let band = |at_top: bool| match at_top {
+        true => (strip + 12.0, strip + 12.0 + rect.height()),
+        false => (height - 12.0 - rect.height(), height - 12.0),
+    };
+    let focused = document()
+        .active_element()
+        .filter(|a| !matches!(a.tag_name().as_str(), "BODY" | "MAIN"));
+    let notice = document()
+        .query_selector(".messages .notice.shown")
+        .ok()
+        .flatten();
+    let below: Vec<web_sys::DomRect> = [focused.or(pressed), notice]
+        .into_iter()
+        .flatten()
+        .map(|el| el.get_bounding_client_rect())
+        .collect();
+    let covers = |(from, to): (f64, f64)| {
+        below.iter().any(|b| {
+            b.bottom() > from && b.top() < to && b.right() > rect.left() && b.left() < rect.right()
+        })
+    };
+    [top, !top].into_iter().find(|&t| !covers(band(t)))
 }
 
 /// Brings the control `id` to the middle of the screen and focuses it; one

@@ -285,7 +285,8 @@ pub fn WirePanel() -> impl IntoView {
     // A request sent on demand: its exchange shows here, an alert about an
     // earlier request is answered, and the status line says what the agent
     // answered (a screen reader hears it).
-    let on_demand = move |kind: WireView, request: &str| {
+    // `pressed`: the control that sent it (its event's current target).
+    let on_demand = move |kind: WireView, request: &str, pressed: Option<web_sys::EventTarget>| {
         store.alert.set(None);
         // What the last notice said (a copy, say) has been read; a way back
         // (Undo) stays until the next action on the run.
@@ -298,7 +299,7 @@ pub fn WirePanel() -> impl IntoView {
                 "{request}: the agent answers {answer}; Wire shows the exchange."
             ));
         }
-        reveal_exchange();
+        reveal_exchange(pressed);
     };
     // Whether the entry shown is the first (or the last) the trace lists.
     let at_end = move |first: bool| {
@@ -456,18 +457,18 @@ pub fn WirePanel() -> impl IntoView {
                 {move || proposal().then_some(", and the pause proposal (not v1.0)")}
             </h2>
             <div class="buttons">
-                <button id="wire-get-task" on:click=move |_| on_demand(WireView::GetTask, "Get task")>"Get task"</button>
-                <button id="wire-subscribe" on:click=move |_| on_demand(WireView::Subscribe, "Subscribe to task")>"Subscribe to task"</button>
-                <button id="wire-list-tasks" on:click=move |_| on_demand(WireView::ListTasks, "List tasks")>"List tasks"</button>
-                <button id="wire-get-unknown" on:click=move |_| on_demand(WireView::GetUnknownTask, "Get unknown task")>"Get unknown task"</button>
+                <button id="wire-get-task" on:click=move |ev| on_demand(WireView::GetTask, "Get task", ev.current_target())>"Get task"</button>
+                <button id="wire-subscribe" on:click=move |ev| on_demand(WireView::Subscribe, "Subscribe to task", ev.current_target())>"Subscribe to task"</button>
+                <button id="wire-list-tasks" on:click=move |ev| on_demand(WireView::ListTasks, "List tasks", ev.current_target())>"List tasks"</button>
+                <button id="wire-get-unknown" on:click=move |ev| on_demand(WireView::GetUnknownTask, "Get unknown task", ev.current_target())>"Get unknown task"</button>
                 <button
                     id="wire-message-terminal"
                     aria-describedby="terminal-requests-reason"
                     disabled=move || !request_ok("Message to terminal task")
-                    on:click=move |_| {
+                    on:click=move |ev: web_sys::MouseEvent| {
                         let text = store.clarification.get_untracked();
                         store.send_to_be_refused(Action::SupplyClarification(text), "Message to terminal task");
-                        reveal_exchange();
+                        reveal_exchange(ev.current_target());
                     }
                 >
                     "Message to terminal task"
@@ -476,9 +477,9 @@ pub fn WirePanel() -> impl IntoView {
                     id="wire-cancel-terminal"
                     aria-describedby="terminal-requests-reason"
                     disabled=move || !request_ok("Cancel terminal task")
-                    on:click=move |_| {
+                    on:click=move |ev: web_sys::MouseEvent| {
                         store.send_to_be_refused(Action::RequestCancellation, "Cancel terminal task");
-                        reveal_exchange();
+                        reveal_exchange(ev.current_target());
                     }
                 >
                     "Cancel terminal task"
@@ -488,9 +489,9 @@ pub fn WirePanel() -> impl IntoView {
                         id="wire-pause-terminal"
                         aria-describedby="terminal-requests-reason"
                         disabled=move || !request_ok("Pause terminal task")
-                        on:click=move |_| {
+                        on:click=move |ev: web_sys::MouseEvent| {
                             store.send_to_be_refused(store.pause_action(), "Pause terminal task");
-                        reveal_exchange();
+                        reveal_exchange(ev.current_target());
                         }
                     >
                         "Pause terminal task (proposal)"
@@ -591,7 +592,7 @@ pub fn WirePanel() -> impl IntoView {
                                 None => "Get task".to_string(),
                                 Some(n) => format!("Get task with historyLength {n}"),
                             };
-                            on_demand(WireView::GetTask, &request);
+                            on_demand(WireView::GetTask, &request, ev.current_target());
                         }
                     >
                         {HISTORY_LENGTHS
@@ -707,18 +708,17 @@ pub fn WirePanel() -> impl IntoView {
 
 /// Brings the start of the exchange a Wire request shows into view when it
 /// lies low on the screen or below it (a laptop's height, a phone), up to a
-/// third of the way down the screen: on a wide screen never the control
-/// pressed (which keeps the focus) above the top; on a phone, where the
-/// panel's buttons and notes take a screen, the exchange comes first.
-fn reveal_exchange() {
-    request_animation_frame(|| {
+/// third of the way down the screen: beside a phone's, never the control
+/// `pressed` above the part of the screen the strip, notice and alert leave
+/// clear; on a phone, where the panel's buttons and notes take a screen,
+/// the exchange comes first.
+fn reveal_exchange(pressed: Option<web_sys::EventTarget>) {
+    let pressed = pressed.and_then(|p| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(p).ok());
+    request_animation_frame(move || {
         let list = document()
             .query_selector(".wire .messages-list")
             .ok()
             .flatten();
-        let pressed = document()
-            .active_element()
-            .filter(|el| el.closest(".wire").ok().flatten().is_some());
         let (Some(list), Some(pressed)) = (list, pressed) else {
             return;
         };
@@ -731,9 +731,14 @@ fn reveal_exchange() {
             return;
         }
         let by = start - height / 3.0;
-        let by = match width {
-            720.0.. => by.min(pressed.get_bounding_client_rect().top() - 16.0),
-            _ => by,
+        // As wide as the style sheet's phone layout (max-width: 720px).
+        let by = match width > 720.0 {
+            true => {
+                let (clear, _) = super::app::clear_band();
+                // With room to breathe.
+                by.min(pressed.get_bounding_client_rect().top() - clear - 8.0)
+            }
+            false => by,
         };
         if by > 0.0 {
             window().scroll_by_with_x_and_y(0.0, by);
