@@ -145,7 +145,7 @@ pub fn PlaybackPanel() -> impl IntoView {
             // changed in place would count as moving.
             <For each=move || guided.get() key=|line| line.clone() children=move |(g, at, ahead)| guided_line(store, g, at, ahead)/>
             </div>
-            {step_copy(store)}
+            {step_copy(store, guided)}
             <div class="field">
                 <span class="speed-label">
                     <label for="speed">"Speed"</label>
@@ -251,27 +251,31 @@ fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) 
 /// move through recorded states): a copy over the page, until the next
 /// press or key, or until the line is scrolled into view. For the eye alone
 /// (it takes no pointer either): the line itself says it to a screen reader.
-fn step_copy(store: Store) -> impl IntoView {
-    let line = Memo::new(move |_| Some((store.guided.get()?, store.guided_step()?)));
-    // What moves the task on: a new newest entry, or another task viewed.
-    let moved = Memo::new(move |_| {
-        store
-            .exp
-            .with(|e| (e.trace().last().copied(), e.viewed_task_index()))
-    });
-    let shown = RwSignal::new(None::<(Guided, GuidedStep)>);
+fn step_copy(
+    store: Store,
+    guided: Memo<Option<(Guided, GuidedStep, Vec<GuidedStep>)>>,
+) -> impl IntoView {
+    // The experiment and its step, now.
+    let line = move || guided.with(|l| l.as_ref().map(|(g, at, _)| (*g, at.clone())));
+    let line_untracked = move || untrack(line);
+    // Shown: the line as it is now (a change hides it first).
+    let shown = RwSignal::new(false);
     // Drawn unseen at first, then where it covers neither the control last
     // pressed or focused nor the notice.
     let placing = RwSignal::new(false);
     let at_top = RwSignal::new(false);
-    let pressed = StoredValue::new_local(None::<web_sys::Element>);
+    let pressed = StoredValue::new_local(None::<web_sys::HtmlElement>);
     let hide = move || {
-        if shown.with_untracked(Option::is_some) {
-            shown.set(None);
+        if shown.get_untracked() {
+            shown.set(false);
         }
     };
     Effect::new(move |before: Option<_>| {
-        let now = (line.get(), moved.get());
+        // What moves the task on: a new newest entry, or another task viewed.
+        let moved = store
+            .exp
+            .with(|e| (e.trace().last().copied(), e.viewed_task_index()));
+        let now = (line(), moved);
         let moved_on = before
             .as_ref()
             .is_some_and(|(line, moved): &(Option<_>, _)| *line != now.0 && *moved != now.1);
@@ -281,20 +285,20 @@ fn step_copy(store: Store) -> impl IntoView {
             // scrolled to.
             let step = now.0.clone();
             request_animation_frame(move || {
-                let still = line.get_untracked();
+                let still = line_untracked();
                 if still.is_none() || still != step || line_clear() {
                     return;
                 }
                 placing.set(true);
                 at_top.set(window_width() <= 1100.0);
-                shown.set(step);
+                shown.set(true);
                 request_animation_frame(move || {
                     match place_copy(at_top.get_untracked(), pressed.get_value()) {
                         Some(top) => {
                             at_top.set(top);
                             placing.set(false);
                         }
-                        None => shown.set(None),
+                        None => shown.set(false),
                     }
                 });
             });
@@ -310,7 +314,7 @@ fn step_copy(store: Store) -> impl IntoView {
                     .ok()
                     .flatten()
             });
-        pressed.set_value(control);
+        pressed.set_value(control.and_then(|c| c.dyn_into().ok()));
         hide();
     });
     let keyed = window_event_listener(leptos::ev::keydown, move |_| {
@@ -318,8 +322,8 @@ fn step_copy(store: Store) -> impl IntoView {
         hide();
     });
     let scrolled = window_event_listener(leptos::ev::scroll, move |_| {
-        if shown.with_untracked(Option::is_some) && line_clear() {
-            shown.set(None);
+        if shown.get_untracked() && line_clear() {
+            shown.set(false);
         }
     });
     on_cleanup(move || {
@@ -332,12 +336,12 @@ fn step_copy(store: Store) -> impl IntoView {
             class="step-copy"
             aria-hidden="true"
             data-testid="step-copy"
-            class:shown=move || shown.with(Option::is_some)
+            class:shown=shown
             class:placing=placing
             class:top=at_top
-            class:done=move || shown.with(|s| s.as_ref().is_some_and(|(_, at)| at.done))
+            class:done=move || shown.get() && guided.with(|l| l.as_ref().is_some_and(|(_, at, _)| at.done))
         >
-            {move || shown.get().map(|(g, at)| view! {
+            {move || line().filter(|_| shown.get()).map(|(g, at)| view! {
                 <p><strong>{at.label(g)}</strong>{at.text}</p>
                 <p class="hint">"The experiment's line, under Play"</p>
             })}
@@ -367,7 +371,7 @@ fn window_width() -> f64 {
 /// (`top`) or its foot, or else at the other end, whichever covers neither
 /// the control with focus (or, where a click gives none, the one `pressed`)
 /// nor the notice; none when both do.
-fn place_copy(top: bool, pressed: Option<web_sys::Element>) -> Option<bool> {
+fn place_copy(top: bool, pressed: Option<web_sys::HtmlElement>) -> Option<bool> {
     let copy = document()
         .query_selector("[data-testid=step-copy]")
         .ok()
@@ -396,7 +400,7 @@ fn place_copy(top: bool, pressed: Option<web_sys::Element>) -> Option<bool> {
         .query_selector(".messages .notice.shown")
         .ok()
         .flatten();
-    let below: Vec<web_sys::DomRect> = [focused.or(pressed), notice]
+    let below: Vec<web_sys::DomRect> = [focused.or(pressed.map(Into::into)), notice]
         .into_iter()
         .flatten()
         .map(|el| el.get_bounding_client_rect())
