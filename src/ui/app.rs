@@ -574,6 +574,13 @@ pub fn clear_band() -> (f64, f64) {
     )
 }
 
+/// The window's inner width and height, in CSS pixels.
+pub fn window_size() -> (f64, f64) {
+    let size =
+        |v: Result<wasm_bindgen::JsValue, _>| v.ok().and_then(|v| v.as_f64()).unwrap_or_default();
+    (size(window().inner_width()), size(window().inner_height()))
+}
+
 fn focus_without_scrolling(el: &web_sys::HtmlElement) {
     let options = web_sys::FocusOptions::new();
     options.set_prevent_scroll(true);

@@ -290,7 +290,7 @@ fn step_copy(
                     return;
                 }
                 placing.set(true);
-                at_top.set(window_width() <= 1100.0);
+                at_top.set(super::app::window_size().0 <= 1100.0);
                 shown.set(true);
                 request_animation_frame(move || {
                     match place_copy(at_top.get_untracked(), pressed.get_value()) {
@@ -359,14 +359,6 @@ fn line_clear() -> bool {
         .is_some_and(|el| super::app::clear_in_view(&el))
 }
 
-fn window_width() -> f64 {
-    window()
-        .inner_width()
-        .ok()
-        .and_then(|w| w.as_f64())
-        .unwrap_or_default()
-}
-
 /// Where the step's copy, drawn unseen, goes: at the top of the screen
 /// (`top`) or its foot, or else at the other end, whichever covers neither
 /// the control with focus (or, where a click gives none, the one `pressed`)
@@ -377,11 +369,7 @@ fn place_copy(top: bool, pressed: Option<web_sys::HtmlElement>) -> Option<bool> 
         .ok()
         .flatten()?;
     let rect = copy.get_bounding_client_rect();
-    let height = window()
-        .inner_height()
-        .ok()
-        .and_then(|h| h.as_f64())
-        .unwrap_or_default();
+    let (_, height) = super::app::window_size();
     // Its band at either end, 0.75 rem from it (at the top, from the strip
     // a phone keeps there).
     let strip = document()

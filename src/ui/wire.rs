@@ -9,6 +9,7 @@ use crate::model::{
 };
 use crate::wire::{self, PauseEncoding, Transport, WireMessage};
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
 
 /// What the Wire panel shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -491,7 +492,7 @@ pub fn WirePanel() -> impl IntoView {
                         disabled=move || !request_ok("Pause terminal task")
                         on:click=move |ev: web_sys::MouseEvent| {
                             store.send_to_be_refused(store.pause_action(), "Pause terminal task");
-                        reveal_exchange(ev.current_target());
+                            reveal_exchange(ev.current_target());
                         }
                     >
                         "Pause terminal task (proposal)"
@@ -713,7 +714,7 @@ pub fn WirePanel() -> impl IntoView {
 /// clear; on a phone, where the panel's buttons and notes take a screen,
 /// the exchange comes first.
 fn reveal_exchange(pressed: Option<web_sys::EventTarget>) {
-    let pressed = pressed.and_then(|p| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(p).ok());
+    let pressed = pressed.and_then(|p| p.dyn_into::<web_sys::Element>().ok());
     request_animation_frame(move || {
         let list = document()
             .query_selector(".wire .messages-list")
@@ -722,10 +723,7 @@ fn reveal_exchange(pressed: Option<web_sys::EventTarget>) {
         let (Some(list), Some(pressed)) = (list, pressed) else {
             return;
         };
-        let size = |v: Result<wasm_bindgen::JsValue, _>| {
-            v.ok().and_then(|v| v.as_f64()).unwrap_or_default()
-        };
-        let (width, height) = (size(window().inner_width()), size(window().inner_height()));
+        let (width, height) = super::app::window_size();
         let start = list.get_bounding_client_rect().top();
         if start <= height * 0.75 {
             return;
