@@ -339,7 +339,7 @@ fn step_copy(
             class:shown=shown
             class:placing=placing
             class:top=at_top
-            class:done=move || shown.get() && guided.with(|l| l.as_ref().is_some_and(|(_, at, _)| at.done))
+            class:done=move || shown.get() && line().is_some_and(|(_, at)| at.done)
         >
             {move || line().filter(|_| shown.get()).map(|(g, at)| view! {
                 <p><strong>{at.label(g)}</strong>{at.text}</p>
