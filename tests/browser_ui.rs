@@ -1736,12 +1736,14 @@ async fn the_proposal_pauses_refuses_a_wrong_token_and_resumes_with_its_own() {
     assert_eq!(p.text("[data-testid=waiting-time]"), "1 min");
     assert!(p.text("[data-testid=active-time]").starts_with("3 s"));
     p.click("#act-resume-wrong").await;
-    let alert = p.text("[data-testid=alert]");
+    // A refusal the user sent to see: said in the status line, no alert.
+    let status = p.text("[data-testid=status]");
     assert!(
-        alert.starts_with("Resume with wrong token (proposal) refused"),
-        "{alert}"
+        status.starts_with("Resume with wrong token (proposal) refused, as it should be: "),
+        "{status}"
     );
-    assert!(alert.contains("-32011"), "{alert}");
+    assert!(status.contains("-32011"), "{status}");
+    assert!(p.text("[data-testid=alert]").is_empty());
     // The wrong token is plainly not one the agent issued (its are UUIDs).
     let sent = p.text("[data-testid=wire-messages]");
     assert!(

@@ -287,7 +287,7 @@ impl Store {
     }
 
     /// [`Store::act_as`] for a request sent to be refused (Wire's requests
-    /// to a terminal task): the refusal is what the user asked to see, so
+    /// to a terminal task, *Resume with wrong token*): the refusal is what the user asked to see, so
     /// the status line says it and Wire shows its error; no alert is raised.
     pub fn send_to_be_refused(&self, action: Action, label: &'static str) {
         if self.act_as(action, label) {
@@ -577,7 +577,9 @@ impl Store {
         if right_token {
             self.act(action);
         } else {
-            self.act_as(action, "Resume with wrong token (proposal)");
+            // Sent to see the proposal's refusal, as Wire's requests to a
+            // terminal task are.
+            self.send_to_be_refused(action, "Resume with wrong token (proposal)");
         }
     }
 
