@@ -1426,7 +1426,7 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   // Written otherwise than the page writes it: said too.
   const signed = await openPage(browser(), link.replace(/&entry=1$/, '&entry=+1'));
   await signed.getByTestId('task-state').waitFor();
-  assert.match(await text(signed, 'alert'), /^The link's trace entry is “\+1”, not a number as the page writes it \(&entry=15\): the run opened/);
+  assert.match(await text(signed, 'alert'), /^The link's trace entry is “\+1”, not a number as the page writes it \(&entry=7 names this run's latest\): the run opened/);
   assertNoErrors(signed);
   await signed.context().close();
   // Quoted as written, not as the address encodes it.
@@ -1448,9 +1448,21 @@ test('a link made with a trace entry picked opens with the Wire panel on that en
   const gap = await openPage(browser(), withGap);
   await gap.getByTestId('task-state').waitFor();
   assert.match(await text(gap, 'alert'),
-    new RegExp(`^The link names trace entry “${gone}”, which a branch of this run discarded \\(the trace marks where; its entries run from #1 to #\\d+, less those discarded\\): the run opened`));
+    new RegExp(`^The link names trace entry “${gone}”, which a branch of this run discarded \\(the trace marks where; its entries are #1 to #\\d+, less the \\d+ a branch discarded\\): the run opened`));
   assertNoErrors(gap);
+  // The numbers it gives are those the trace shows: its last, and as many
+  // entries as it lists besides the discarded ones.
+  const [, last, less] = (await text(gap, 'alert')).match(/#1 to #(\d+), less the (\d+) a branch/);
+  const kept = await gap.getByTestId('trace-entry').count();
+  assert.equal(kept + Number(less), Number(last));
   await gap.context().close();
+  // Past the end of a branched run: the same numbers.
+  const past = await openPage(browser(), withGap.replace(/&entry=\d+$/, '&entry=99'));
+  await past.getByTestId('task-state').waitFor();
+  assert.match(await text(past, 'alert'),
+    new RegExp(`^The link names trace entry “99”, which this run does not have \\(its entries are #1 to #${last}, less the ${less} a branch discarded\\)`));
+  assertNoErrors(past);
+  await past.context().close();
 });
 
 test('the task list follows each Step in its newest row, and another run of the same context in every row', async () => {

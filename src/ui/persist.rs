@@ -1214,27 +1214,35 @@ fn decoded(part: &str) -> String {
 /// A link's trace entry (`entry`, as the link writes it) shown in the Wire
 /// panel, which comes into view once drawn; or why it cannot be.
 fn show_entry(store: Store, entry: &str) -> Option<String> {
+    // Numbered as the trace numbers them (a branch leaves gaps).
+    let (kept, last) = store.exp.with_untracked(|e| {
+        let trace = e.trace();
+        (trace.len(), trace.last().map_or(0, |t| t.seq))
+    });
     // Digits only: `+2`, ` 2` or nothing is not how the page writes an entry.
     if entry.is_empty() || !entry.bytes().all(|b| b.is_ascii_digit()) {
         return Some(format!(
-            "The link's trace entry is “{}”, not a number as the page writes it (&entry=15): the run opened, and the Wire panel shows its latest exchange.",
+            "The link's trace entry is “{}”, not a number as the page writes it (&entry={last} names this run's latest): the run opened, and the Wire panel shows its latest exchange.",
             cut(&decoded(entry))
         ));
     }
     let seq = entry.parse::<u32>().ok();
     let known = seq.filter(|&seq| store.exp.with_untracked(|e| e.trace_entry(seq).is_some()));
     let Some(seq) = known else {
-        // Numbered as the trace numbers them (a branch leaves gaps).
-        let n = store
-            .exp
-            .with_untracked(|e| e.trace().last().map_or(0, |t| t.seq));
+        // The numbers the trace shows, less those a branch discarded.
+        let gone = last as usize - kept;
+        let entries = match gone {
+            0 => format!("its entries are #1 to #{last}"),
+            1 => format!("its entries are #1 to #{last}, less the 1 a branch discarded"),
+            _ => format!("its entries are #1 to #{last}, less the {gone} a branch discarded"),
+        };
         let shown = cut(entry);
         // Within the numbers, gone: a branch discarded it.
         let why = match seq {
-            Some(seq) if (1..=n).contains(&seq) => format!(
-                "which a branch of this run discarded (the trace marks where; its entries run from #1 to #{n}, less those discarded)"
-            ),
-            _ => format!("which this run does not have (its entries are #1 to #{n})"),
+            Some(seq) if (1..=last).contains(&seq) => {
+                format!("which a branch of this run discarded (the trace marks where; {entries})")
+            }
+            _ => format!("which this run does not have ({entries})"),
         };
         return Some(format!(
             "The link names trace entry “{shown}”, {why}: the run opened, and the Wire panel shows its latest exchange."
