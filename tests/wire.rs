@@ -1233,7 +1233,7 @@ fn explain_reads_naturally() {
     );
     assert_eq!(
         wire::explain(t.last().unwrap()),
-        "agent → client (SSE): statusUpdate TASK_STATE_INPUT_REQUIRED — “Please clarify how to proceed before unit 1 of 4.”; the agent then closes the stream"
+        "agent → client (SSE, the stream's last frame): statusUpdate TASK_STATE_INPUT_REQUIRED — “Please clarify how to proceed before unit 1 of 4.”"
     );
     let _ = e.apply(Action::RequestCancellation);
     let _ = e.apply(Action::RequestCancellation);
@@ -1294,13 +1294,18 @@ fn every_request_says_its_http_headers_and_the_last_frame_of_a_stream_is_marked(
         .map(|m| format!("{} {}", m.message["id"], wire::explain(m)))
         .collect();
     assert_eq!(closing.len(), 2, "{closing:#?}");
-    assert!(
-        closing[0].starts_with("1 agent → client (SSE): statusUpdate TASK_STATE_INPUT_REQUIRED")
-    );
+    assert!(closing[0].starts_with(
+        "1 agent → client (SSE, the stream's last frame): statusUpdate TASK_STATE_INPUT_REQUIRED"
+    ));
     assert!(closing[1].contains("statusUpdate TASK_STATE_COMPLETED"));
     assert!(closing
         .iter()
-        .all(|c| c.ends_with("; the agent then closes the stream")));
+        .all(|c| c.contains(" (SSE, the stream's last frame): ")));
+    // No other frame is said to be one.
+    assert!(t
+        .iter()
+        .filter(|m| !m.closes_stream)
+        .all(|m| !wire::explain(m).contains("last frame")));
     let last_frame = t
         .iter()
         .rev()
@@ -1672,7 +1677,8 @@ fn assert_encoding_rules(t: &[WireMessage], enc: PauseEncoding) {
                 // answering a request that does, says it is the proposal's
                 // (as does a transition only a pause makes: see
                 // `transitions_only_the_pause_lifecycle_makes_…`).
-                let said = wire::explain(m);
+                // (Its stream's last frame says so after the label.)
+                let said = wire::explain(m).replace(", the stream's last frame)", ")");
                 let answers_extension = method(m).is_none()
                     && m.transport == Transport::JsonRpc
                     && extension_ids.contains(&&m.message["id"]);
@@ -2726,7 +2732,7 @@ fn transitions_only_the_pause_lifecycle_makes_are_said_to_be_the_proposals() {
             for m in &m {
                 assert!(!m.payload_type.starts_with("proposal:"), "plain v1.0");
                 assert!(!m.message.to_string().contains("PAUSE"), "plain v1.0");
-                let said = wire::explain(m);
+                let said = wire::explain(m).replace(", the stream's last frame)", ")");
                 assert!(said.contains(label), "{said}");
             }
             // The export marks them too, though a strict v1.0 check reads them.

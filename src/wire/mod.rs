@@ -772,12 +772,14 @@ pub fn explain(m: &WireMessage) -> String {
         Some(PauseEncoding::V1Extension) => ", pause extension, a proposal",
         None => "",
     };
+    // Said before what it carries: a long status message may be cut where
+    // the heading has two lines.
     let closes = if m.closes_stream {
-        "; the agent then closes the stream"
+        ", the stream's last frame"
     } else {
         ""
     };
-    format!("{dir} ({}{proposal}): {what}{closes}", m.transport.label())
+    format!("{dir} ({}{proposal}{closes}): {what}", m.transport.label())
 }
 
 // ---- internals -------------------------------------------------------------
