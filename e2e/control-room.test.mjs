@@ -1213,9 +1213,10 @@ test('a set-up experiment says its next step under Play, from the first to the n
 });
 
 // The experiment's next step, said under Play, once the user acts far below
-// it: a copy over the page, for the eye, until the next press or key.
+// it: a copy over the page, for the eye, until the next press or key, or
+// until it has been there long enough to read.
 for (const [width, height, options] of [[1280, 800, {}], [900, 700, {}], [390, 844, { hasTouch: true, isMobile: true }]]) {
-  test(`${width}px: an experiment's next step out of sight comes up over the page until the next press`, async () => {
+  test(`${width}px: an experiment's next step out of sight comes up over the page until the next press, or for as long as it takes to read`, async () => {
     const page = await openPage(browser(), '', { viewport: { width, height }, ...options });
     const copy = page.getByTestId('step-copy');
     const shown = async () => (await copy.isVisible()) ? (await copy.innerText()).replace(/\s+/g, ' ') : null;
@@ -1253,12 +1254,21 @@ for (const [width, height, options] of [[1280, 800, {}], [900, 700, {}], [390, 8
     assert.equal(await shown(), null, 'a key hides the copy');
     await page.getByRole('button', { name: 'Message to terminal task' }).click();
     await frames(page);
+    const since = Date.now();
     assert.equal(await shown(), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. The experiment\'s line, under Play');
     assert.ok(await coversNothing(), 'the copy covers neither the control pressed nor the notice');
-    // Scrolled to, the line needs no copy.
-    await page.evaluate(() => document.querySelector('[data-testid=guided]').scrollIntoView({ block: 'center' }));
-    await frames(page);
-    assert.equal(await shown(), null, 'the line in view, the copy goes');
+    if (width === 1280) {
+      // Left alone, it goes once it has had time to be read (25 words: 9.25 s),
+      // and no sooner: it lies over the Wire panel that shows the refusal.
+      await copy.waitFor({ state: 'hidden', timeout: 20000 });
+      assert.ok(Date.now() - since >= 8000, `gone after ${Date.now() - since} ms`);
+      assert.match(await text(page, 'guided'), /^Experiment 2 done: /, 'the line itself stays');
+    } else {
+      // Scrolled to, the line needs no copy.
+      await page.evaluate(() => document.querySelector('[data-testid=guided]').scrollIntoView({ block: 'center' }));
+      await frames(page);
+      assert.equal(await shown(), null, 'the line in view, the copy goes');
+    }
     assertNoErrors(page);
     await page.context().close();
   });

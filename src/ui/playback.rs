@@ -249,7 +249,8 @@ fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) 
 /// The experiment's line, when the task moves it on out of sight (the user
 /// acted far below it, or Play stopped while they read elsewhere; not a
 /// move through recorded states): a copy over the page, until the next
-/// press or key, or until the line is scrolled into view. For the eye alone
+/// press or key, until the line is scrolled into view, or once it has had
+/// time to be read (it then fades: it may cover what the step shows). For the eye alone
 /// (it takes no pointer either): the line itself says it to a screen reader.
 fn step_copy(
     store: Store,
@@ -265,6 +266,11 @@ fn step_copy(
     let placing = RwSignal::new(false);
     let at_top = RwSignal::new(false);
     let pressed = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    // Which showing this is: the time to read one ends it, not a later one.
+    let showing = StoredValue::new(0u32);
+    // Its reading time, at 250 ms a word (about 240 words a minute) and
+    // 3 s more, not under 6 s; the last second of it fades (CSS).
+    let stay = RwSignal::new(0u32);
     let hide = move || {
         if shown.get_untracked() {
             shown.set(false);
@@ -297,6 +303,20 @@ fn step_copy(
                         Some(top) => {
                             at_top.set(top);
                             placing.set(false);
+                            let words =
+                                step.map_or(0, |(_, at)| at.text.split_whitespace().count());
+                            let ms = (3000 + 250 * words as u32).max(6000);
+                            stay.set(ms);
+                            showing.update_value(|n| *n += 1);
+                            let this = showing.get_value();
+                            set_timeout(
+                                move || {
+                                    if showing.get_value() == this {
+                                        hide();
+                                    }
+                                },
+                                std::time::Duration::from_millis(u64::from(ms)),
+                            );
                         }
                         None => shown.set(false),
                     }
@@ -340,6 +360,7 @@ fn step_copy(
             class:placing=placing
             class:top=at_top
             class:done=move || shown.get() && line().is_some_and(|(_, at)| at.done)
+            style:--stay=move || format!("{}ms", stay.get())
         >
             {move || line().filter(|_| shown.get()).map(|(g, at)| view! {
                 <p><strong>{at.label(g)}</strong>{at.text}</p>
