@@ -2940,3 +2940,37 @@ fn a_self_park_names_how_it_resumes_a_timeout_that_fails_the_task_resumes_nothin
         }
     }
 }
+
+/// What the trace's legend tells a reader: a request's JSON-RPC id is the
+/// number of the trace entry that sends it, a stream's frames carry the id
+/// of the request that opened it, and the entries that send nothing (Steps,
+/// refusals the wire never sees) leave gaps in the ids.
+#[test]
+fn request_ids_are_their_trace_entries_numbers() {
+    let mut e = with(|c| {
+        c.input_gate = 2;
+        c.worker_accepts_cancellation = false;
+    });
+    run(&mut e, 100);
+    let _ = e.apply(Action::Authorize); // refused: not on the wire
+    e.apply(Action::SupplyClarification("ok".into())).unwrap();
+    e.apply(Action::Step).unwrap();
+    let _ = e.apply(Action::RequestCancellation); // refused by the worker: on the wire
+    run(&mut e, 100);
+    assert_eq!(state(&e), TaskState::Completed);
+    let mut requests = Vec::new();
+    for t in e.trace() {
+        for m in wire::entry_messages(&e, t.seq, START) {
+            if m.from == Party::Client {
+                assert_eq!(rpc_id(&m), i64::from(t.seq), "{}", wire::explain(&m));
+                requests.push(rpc_id(&m));
+            } else {
+                assert!(requests.contains(&rpc_id(&m)), "{}", wire::explain(&m));
+            }
+        }
+    }
+    // The task's creation, the clarification and the cancel: three entries
+    // of many.
+    assert_eq!(requests.len(), 3, "{requests:?}");
+    assert!(requests.windows(2).all(|w| w[1] > w[0] + 1), "{requests:?}");
+}

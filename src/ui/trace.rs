@@ -126,7 +126,9 @@ pub fn TracePanel() -> impl IntoView {
                 "state; outlined: the one the Wire panel shows (click an entry to show it). "
                 "The # counts every entry of the context, refusals included, so it is not the "
                 "state number Recorded states gives: a refusal, or a request that changes nothing "
-                "(idempotent), records no state, and each task counts its own states."
+                "(idempotent), records no state, and each task counts its own states. "
+                "It is also the JSON-RPC id of the request its entry sends (a stream's frames carry "
+                "the id of the request that opened it), so the ids skip the entries that send none."
             </details>
             <super::actions::Toggle
                 label=Signal::derive(move || {
