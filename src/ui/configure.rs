@@ -142,6 +142,7 @@ pub fn ConfigurePanel() -> impl IntoView {
                         <label for="on-timeout">"On timeout"</label>
                         <select
                             id="on-timeout"
+                            aria-describedby="on-timeout-hint"
                             on:change=move |ev| {
                                 let fail = event_target_value(&ev) == OnTimeout::Fail.name();
                                 store.set_on_timeout(if fail { OnTimeout::Fail } else { OnTimeout::ResumeWithSummary });
@@ -155,6 +156,11 @@ pub fn ConfigurePanel() -> impl IntoView {
                                 .collect_view()}
                         </select>
                     </div>
+                    <p id="on-timeout-hint" class="hint">
+                        "fail (the task fails) is the RFC's own example; resume_with_summary "
+                        "(the task resumes, cause timeout) is Harn's runtime value and its "
+                        "default, which the RFC does not name."
+                    </p>
                 </Show>
             </fieldset>
             // Playback is far above on every screen: the way back to it,

@@ -195,11 +195,15 @@ pub fn WirePanel() -> impl IntoView {
                      labels AwaitTaskResumption peer → client and does not say how it would \
                      travel (in v1.0's JSON-RPC binding the client sends every request; an agent \
                      reaches it only in replies, stream events or push notifications: see the \
-                     v1.0 extension encoding). Its result has PauseTask's shape: the client's \
-                     answer carries the pause's resume token and times, which the request did \
-                     not send; the RFC does not say where the client gets them, nor who issues \
-                     the token. Here the agent does, and its PAUSED statusUpdate announces them \
-                     just after."
+                     v1.0 extension encoding; elsewhere the RFC lists it among a peer's inbound \
+                     paths). Its result has PauseTask's shape: the client's answer carries the \
+                     pause's resume token and times, which the request did not send. The RFC has \
+                     the peer issue the token (a peer returns a resumeToken it can re-open on \
+                     ResumeTask) and does not say how the answer comes to hold it: here the answer \
+                     echoes the agent's pause, which its PAUSED statusUpdate announces just after. \
+                     resumeMode and pausedUntil, the RFC's optional hints, are this page's \
+                     mapping: EXTERNAL_EVENT for an event condition, TIMEOUT for a timeout that \
+                     resumes, CLIENT_MESSAGE otherwise; pausedAt plus the timeout."
                         .to_string(),
                 );
             }
@@ -1017,9 +1021,10 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
             if t.after != TaskState::Paused =>
         {
             Some(
-                "Proposal: the RFC defines -32011 for a token that does not match and -32010 \
-                 for a state that does not allow the request; it does not say which a second \
-                 ResumeTask with a used token gets. On a task not terminal, this page (its own \
+                "Proposal: the RFC defines -32011 for a token that does not match the recorded \
+                 one and -32010 for a task in a state that does not allow pause (e.g. already \
+                 terminal); answering a ResumeTask with -32010 is this page's reading, and the \
+                 RFC does not say which a second ResumeTask with a used token gets. On a task not terminal, this page (its own \
                  reading) checks the token first: one this task issued before is an \
                  invalid token, any other token on a task not PAUSED finds it not paused (a \
                  terminal task answers not paused to any token). (In the v1.0 extension encoding: \
