@@ -195,15 +195,10 @@ pub fn WirePanel() -> impl IntoView {
                      labels AwaitTaskResumption peer → client and does not say how it would \
                      travel (in v1.0's JSON-RPC binding the client sends every request; an agent \
                      reaches it only in replies, stream events or push notifications: see the \
-                     v1.0 extension encoding; elsewhere the RFC lists it among a peer's inbound \
-                     paths). Its result has PauseTask's shape: the client's answer carries the \
-                     pause's resume token and times, which the request did not send. The RFC has \
-                     the peer issue the token (a peer returns a resumeToken it can re-open on \
-                     ResumeTask) and does not say how the answer comes to hold it: here the answer \
-                     echoes the agent's pause, which its PAUSED statusUpdate announces just after. \
-                     resumeMode and pausedUntil, the RFC's optional hints, are this page's \
-                     mapping: EXTERNAL_EVENT for an event condition, TIMEOUT for a timeout that \
-                     resumes, CLIENT_MESSAGE otherwise; pausedAt plus the timeout."
+                     v1.0 extension encoding). Its result has PauseTask's shape: the client's \
+                     answer carries the resume token the peer issues and the pause's times, which \
+                     the request did not send, and the RFC does not say how the client knows them. \
+                     Here the agent's PAUSED statusUpdate announces them just after."
                         .to_string(),
                 );
             }
