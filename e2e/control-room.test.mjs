@@ -390,9 +390,9 @@ test('what an action puts on the wire is shown, also from an earlier state; an e
   await page.getByRole('button', { name: 'New follow-up task' }).click();
   await page.locator('#play').click();
   await waitState(page, 'TASK_STATE_COMPLETED');
-  assert.ok(await page.getByRole('button', { name: 'Message to terminal task' }).isEnabled());
+  assert.ok(await page.getByRole('button', { name: 'Message to terminal task', exact: true }).isEnabled());
   await page.getByRole('button', { name: /^Task 1/ }).click();
-  const toTerminal = page.getByRole('button', { name: 'Message to terminal task' });
+  const toTerminal = page.getByRole('button', { name: 'Message to terminal task', exact: true });
   assert.ok(await toTerminal.isEnabled());
   assert.ok(await page.getByRole('button', { name: 'Cancel terminal task' }).isEnabled());
   await toTerminal.click();
@@ -1147,9 +1147,21 @@ test('experiment 3: a cancel refused while Play runs stops it, so the refusal st
   await page.getByRole('button', { name: 'Play', exact: true }).click();
   await waitState(page, 'TASK_STATE_COMPLETED');
   // The experiment's second half: the switch it names keeps it going.
-  assert.equal(await text(page, 'guided'), 'Experiment 3, step 3 of 5: Now switch Worker accepts cancellation on, under Configure, and try again.');
-  await page.getByLabel('Worker accepts cancellation').check();
+  assert.equal(await text(page, 'guided'), 'Experiment 3, step 3 of 5: Now switch Worker accepts cancellation on, under Configure, and try again. Go to Worker accepts cancellation');
+  // Play, now off, hands the focus to the link to the switch the step names,
+  // far down the page: from there the keyboard takes one press to it.
+  assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Go to Worker accepts cancellation');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'switch-cancel-accepted');
+  assert.ok(await page.evaluate(() => {
+    const r = document.activeElement.getBoundingClientRect();
+    return r.top >= 0 && r.bottom <= innerHeight;
+  }), 'the switch is on screen');
+  await page.keyboard.press('Space');
+  assert.equal(await page.getByLabel('Worker accepts cancellation').isChecked(), true);
   assert.equal(await text(page, 'guided'), 'Experiment 3, step 4 of 5: Press Play or Step, then Request cancellation, in Act: this time the worker accepts it.');
+  // The notice agrees with the line: the experiment goes on where it says.
+  assert.match(await text(page, 'notice'), /Experiment 3 goes on with these settings: its line under Play says where\./);
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await page.getByRole('button', { name: 'Step', exact: true }).click();
   await page.getByRole('button', { name: 'Request cancellation' }).click();
@@ -1199,10 +1211,16 @@ test('a set-up experiment says its next step under Play, from the first to the n
   await waitState(page, 'TASK_STATE_COMPLETED');
   assert.equal(await text(page, 'guided'), 'Experiment 2, step 2 of 4: Press New follow-up task, in Act: a new task in the same context.');
   await page.getByRole('button', { name: 'New follow-up task' }).click();
-  assert.equal(await text(page, 'guided'), 'Experiment 2, step 3 of 4: The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect.');
-  await page.getByRole('button', { name: /^Task 1/ }).click();
-  assert.match(await text(page, 'guided'), /^Experiment 2, step 4 of 4: Task 1 is terminal for good: press Message to terminal task, in the Wire panel/);
-  await page.getByRole('button', { name: 'Message to terminal task' }).click();
+  assert.equal(await text(page, 'guided'), 'Experiment 2, step 3 of 4: The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect. Go to Task 1');
+  // Each step that asks for a control far from Play links to it: the link
+  // focuses it, and Enter there does the step.
+  await page.getByTestId('guided-go').click();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'task-row-1');
+  await page.keyboard.press('Enter');
+  assert.equal(await text(page, 'guided'), 'Experiment 2, step 4 of 4: Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it. Go to Message to terminal task');
+  await page.getByTestId('guided-go').click();
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'wire-message-terminal');
+  await page.keyboard.press('Enter');
   assert.equal(await text(page, 'guided'), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. Set up experiment 3');
   // A settings change its steps do not hold for ends it, and says so.
   await page.getByLabel('Reject before execution').check();
@@ -1252,7 +1270,7 @@ for (const [width, height, options] of [[1280, 800, {}], [900, 700, {}], [390, 8
     // The next key hides it.
     await page.keyboard.press('Shift');
     assert.equal(await shown(), null, 'a key hides the copy');
-    await page.getByRole('button', { name: 'Message to terminal task' }).click();
+    await page.getByRole('button', { name: 'Message to terminal task', exact: true }).click();
     await frames(page);
     const since = Date.now();
     assert.equal(await shown(), 'Experiment 2 done: The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up. The experiment\'s line, under Play');

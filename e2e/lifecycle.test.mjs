@@ -501,7 +501,7 @@ test('on the narrowest screens each Wire message keeps its heading and HTTP line
       else await page.getByRole('button', { name: 'Step', exact: true }).click();
     }
     assert.match(await text(page, 'task-state'), /COMPLETED/);
-    await page.getByRole('button', { name: 'Message to terminal task' }).click();
+    await page.getByRole('button', { name: 'Message to terminal task', exact: true }).click();
     for (const spill of await spills()) seen.push(`Message to terminal task: ${spill}`);
     assert.deepEqual(seen, [], `${viewport.width}×${viewport.height}`);
     assertNoErrors(page);

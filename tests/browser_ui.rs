@@ -1993,8 +1993,12 @@ async fn experiment_5_sets_up_a_self_park_that_the_event_wakes() {
     assert_eq!(
         p.text("[data-testid=guided]"),
         "Experiment 5, step 2 of 4: Open Compare, at the foot of the Wire panel; then Fire event \
-         or Resume task, in Act's Pause and resume box (proposal)."
+         or Resume task, in Act's Pause and resume box (proposal). Go to Compare"
     );
+    // Its link goes to Compare's own summary, where Enter opens it.
+    p.click("[data-testid=guided-go]").await;
+    let focused = document().active_element().unwrap();
+    assert_eq!(focused.id(), "wire-compare-open");
     // As the guide says: while paused, Compare shows the same pause as a
     // v1.0 extension carries it, WORKING plus metadata.
     p.q("[data-testid=wire-compare]")

@@ -443,11 +443,9 @@ fn each_experiment_says_its_next_step_from_the_viewed_state_to_its_end() {
     step_to(&store, TaskState::Completed, 20);
     store.set_switch(Switch::WorkerAcceptsCancellation, true);
     assert_eq!(line(&store).0, (4, 5, false), "the same experiment goes on");
-    assert!(store
-        .notice
-        .get_untracked()
-        .unwrap()
-        .contains("ids). Experiment 3 goes on, from its first step."));
+    assert!(store.notice.get_untracked().unwrap().contains(
+        "ids). Experiment 3 goes on with these settings: its line under Play says where."
+    ));
     step_to(&store, TaskState::Working, 5);
     assert!(store.act(Action::RequestCancellation));
     assert_eq!(
@@ -513,11 +511,9 @@ fn an_experiment_off_its_path_says_so_and_only_settings_it_holds_for_keep_it() {
     // A settings change its steps still hold for keeps it, and says so.
     store.set_setting(Setting::WorkUnits, "6");
     assert_eq!(line(&store).0, (1, 4, false));
-    assert!(store
-        .notice
-        .get_untracked()
-        .unwrap()
-        .contains("ids). Experiment 1 goes on, from its first step."));
+    assert!(store.notice.get_untracked().unwrap().contains(
+        "ids). Experiment 1 goes on with these settings: its line under Play says where."
+    ));
     store.set_setting(Setting::InputGate, "0");
     assert!(store.guided_step().is_none());
     assert!(store.notice.get_untracked().unwrap().contains(

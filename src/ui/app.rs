@@ -415,12 +415,13 @@ fn refocus(button: &web_sys::HtmlElement, by: Mover) {
     // Where Play or Step stopped for the client, focus goes to the link to
     // the control that answers the stop, which Tab would reach only after
     // Restart experiment; where an experiment set up is done, to the link
-    // that sets up the next.
+    // that sets up the next, or, where its step asks for a control far from
+    // Play, to the link to it.
     if let Some(link) = answer_link(button, "section.panel") {
         return focus_in_place(&link, by);
     }
     let next = document()
-        .query_selector("[data-testid=guided-next]")
+        .query_selector("[data-testid=guided-next], [data-testid=guided-go]")
         .ok()
         .flatten()
         .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());

@@ -66,6 +66,7 @@ pub fn ConfigurePanel() -> impl IntoView {
                         <label class="switch">
                             <input
                                 type="checkbox"
+                                id=switch_id(switch)
                                 prop:checked=move || config().is_on(switch)
                                 on:change=move |ev| store.set_switch(switch, event_target_checked(&ev))
                             />
@@ -185,4 +186,14 @@ pub fn slug(label: &str) -> String {
         .to_ascii_lowercase()
         .replace(' ', "-")
         .replace(['(', ')'], "")
+}
+
+/// The element id of a switch's checkbox (experiment 3's line links to one).
+pub const fn switch_id(switch: Switch) -> &'static str {
+    match switch {
+        Switch::RejectBeforeExecution => "switch-reject",
+        Switch::WorkerAcceptsCancellation => "switch-cancel-accepted",
+        Switch::FollowUpsFailToo => "switch-follow-ups-fail",
+        Switch::ArtifactPerUnit => "switch-stream-units",
+    }
 }

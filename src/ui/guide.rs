@@ -4,7 +4,8 @@
 
 use super::store::Store;
 use crate::model::{
-    Config, Event, EventName, Experiment, OnTimeout, Outcome, Refusal, Setting, Snapshot, TaskState,
+    Config, Event, EventName, Experiment, OnTimeout, Outcome, Refusal, Setting, Snapshot, Switch,
+    TaskState,
 };
 use leptos::prelude::*;
 
@@ -208,6 +209,9 @@ pub struct GuidedStep {
     pub text: String,
     /// The experiment is done; `text` says what it showed.
     pub done: bool,
+    /// The control the step asks for, where it is not Play's or one a Go to
+    /// under Play already reaches: its element id and the link's words.
+    pub go: Option<(&'static str, &'static str)>,
 }
 
 /// Where the viewed task of `e` stands in experiment `g`, read from its
@@ -236,7 +240,7 @@ pub fn guided_step(g: Guided, e: &Experiment) -> GuidedStep {
     let task_1 = task_1();
     match g {
         _ if task_1.done => task_1,
-        Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep::at(3, 4, "The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect."),
+        Guided::FollowUp if first.snap.state == TaskState::Completed => GuidedStep::at(3, 4, "The follow-up: a new task id, the same context id, and Task 1 referenced (Inspect shows them). Now press Task 1, in Tasks in this context, below Inspect.").go(super::tasks::TASK_1_ROW, "Go to Task 1"),
         Guided::FollowUp => off_path(first.snap.state),
         _ => GuidedStep::at(0, 0, "You are viewing a follow-up; the experiment is on Task 1 (press it in Tasks in this context, below Inspect)."),
     }
@@ -278,6 +282,15 @@ impl GuidedStep {
             of,
             text: text.into(),
             done: false,
+            go: None,
+        }
+    }
+
+    /// The step, with a link to the control `id` it asks for.
+    fn go(self, id: &'static str, words: &'static str) -> GuidedStep {
+        GuidedStep {
+            go: Some((id, words)),
+            ..self
         }
     }
 
@@ -288,6 +301,7 @@ impl GuidedStep {
             of,
             text: text.into(),
             done: true,
+            go: None,
         }
     }
 
@@ -352,7 +366,7 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
         Guided::FollowUp => match (state, e.tasks().len()) {
             (TaskState::Completed, _) if follow_up.is_some_and(|since| refused(&[Event::Clarified, Event::CancelRequested], since)) => done(4, "The agent refused the request to Task 1, as the Wire panel shows: a terminal task is final, and more work goes in a follow-up.".into()),
             (TaskState::Completed, 1) => at(2, 4, "Press New follow-up task, in Act: a new task in the same context.".into()),
-            (TaskState::Completed, _) => at(4, 4, "Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it.".into()),
+            (TaskState::Completed, _) => at(4, 4, "Task 1 is terminal for good: press Message to terminal task, in the Wire panel, and see the agent refuse it.".into()).go("wire-message-terminal", "Go to Message to terminal task"),
             _ if state.is_terminal() => off_path(state),
             _ => at(1, 4, "Press Play: the task runs to TASK_STATE_COMPLETED.".into()),
         },
@@ -365,7 +379,8 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
         Guided::Cancel => {
             let asked = refused(&[Event::CancelRequested], 0);
             match state {
-                TaskState::Completed if asked => at(3, 5, "Now switch Worker accepts cancellation on, under Configure, and try again.".into()),
+                TaskState::Completed if asked => at(3, 5, "Now switch Worker accepts cancellation on, under Configure, and try again.".into())
+                    .go(super::configure::switch_id(Switch::WorkerAcceptsCancellation), "Go to Worker accepts cancellation"),
                 TaskState::Completed => cancel_late(),
                 _ if state.is_terminal() => off_path(state),
                 _ if asked => at(2, 5, "Refused: TaskNotCancelableError (-32002), as the Wire panel shows. Press Play: the task goes on to TASK_STATE_COMPLETED.".into()),
@@ -393,7 +408,7 @@ fn step_at(g: Guided, e: &Experiment, s: Snapshot, id: u32) -> GuidedStep {
             _ => at(1, 2, "Press Play: the agent rejects the task before any work.".into()),
         },
         Guided::Pause => match state {
-            TaskState::Paused => at(2, 4, "Open Compare, at the foot of the Wire panel; then Fire event or Resume task, in Act's Pause and resume box (proposal).".into()),
+            TaskState::Paused => at(2, 4, "Open Compare, at the foot of the Wire panel; then Fire event or Resume task, in Act's Pause and resume box (proposal).".into()).go("wire-compare-open", "Go to Compare"),
             TaskState::Completed => done(4, "Paused (proposal) and resumed, the same task throughout.".into()),
             _ if state.is_terminal() => off_path(state),
             _ if s.parked => at(3, 4, "Press Play again: the task goes on to TASK_STATE_COMPLETED.".into()),

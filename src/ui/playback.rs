@@ -202,20 +202,33 @@ pub fn PlaybackPanel() -> impl IntoView {
 /// (`at`), and, unseen in the same place, where it will stand at Play's
 /// stops from here on (`ahead`), so that the line is as high as the highest.
 fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) -> impl IntoView {
-    // The link a finished experiment ends on: to the next one.
-    let link = |step: &GuidedStep| {
-        step.done.then(|| match g.after() {
+    // The link a finished experiment ends on: to the next one; or the
+    // link to the control its step asks for.
+    let link = |step: &GuidedStep| match step.go {
+        _ if step.done => Some(match g.after() {
             Some(next) => format!("Set up {}", next.name()),
             None => "See the experiments".to_string(),
-        })
+        }),
+        Some((_, words)) => Some(words.to_string()),
+        None => None,
     };
+    let go = at.go;
     let next = link(&at).map(|name| {
         view! {
             " "
-            <button class="link" data-testid="guided-next" on:click=move |_| match g.after() {
-                Some(next) => super::guide::set_up_guided(store, next),
-                None => super::app::show_guide(),
-            }>
+            <button
+                class="link"
+                data-testid=if go.is_some() { "guided-go" } else { "guided-next" }
+                on:click=move |_| match (go, g.after()) {
+                    (Some((id, _)), _) => {
+                        // Where the user goes now, no notice of before covers it.
+                        store.notice.set(None);
+                        go_to(id);
+                    }
+                    (None, Some(next)) => super::guide::set_up_guided(store, next),
+                    (None, None) => super::app::show_guide(),
+                }
+            >
                 {name}
             </button>
         }

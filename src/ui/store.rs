@@ -752,7 +752,13 @@ impl Store {
     /// the new settings (see [`Store::start`]).
     fn fresh_from(&self, config: Config, changed: &str, commit: FieldCommit) {
         let guided = match self.guided.get_untracked() {
-            Some(g) if g.fits(&config) => format!(" {} goes on, from its first step.", g.title()),
+            // Where it stands, its line says (experiment 3 goes on at step 4).
+            Some(g) if g.fits(&config) => {
+                format!(
+                    " {} goes on with these settings: its line under Play says where.",
+                    g.title()
+                )
+            }
             Some(g) => format!(" The steps of {} end here.", g.title()),
             None => String::new(),
         };

@@ -79,6 +79,7 @@ pub fn TasksPanel() -> impl IntoView {
             <li data-testid="task-list-item" class:viewed=current>
                 <button
                     class="task-row"
+                    id=(i == 0).then_some(TASK_1_ROW)
                     aria-current=move || current().then_some("true")
                     on:click=move |_| store.view_task(i)
                 >
@@ -151,3 +152,6 @@ struct Cell {
 }
 
 pub use crate::model::short_id as short;
+
+/// The element id of Task 1's row, where experiment 2's line sends the user.
+pub const TASK_1_ROW: &str = "task-row-1";

@@ -658,7 +658,7 @@ pub fn WirePanel() -> impl IntoView {
                         compare_open.set(event_target::<web_sys::Element>(&ev).has_attribute("open"));
                     }
                 >
-                    <summary>
+                    <summary id="wire-compare-open">
                         {move || format!(
                             "Compare: the same exchange in the other pause encoding, {}",
                             encoding_label(other_encoding())
