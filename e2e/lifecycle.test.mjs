@@ -453,7 +453,7 @@ test('an agent\'s self-park taking effect while Play runs moves nothing on the p
   }
 });
 
-test('a Wire request brings its exchange into view: on a desktop under the button pressed, on a phone first', async () => {
+test('a Wire request brings its exchange into view: on a desktop under the button pressed, on a phone first, from the keyboard under the button', async () => {
   for (const [width, height, options] of [[1280, 800, {}], [390, 844, { hasTouch: true, isMobile: true }]]) {
     const page = await openPage(browser(), '', { viewport: { width, height }, ...options });
     const where = (button) => page.evaluate((id) => ({
@@ -473,6 +473,19 @@ test('a Wire request brings its exchange into view: on a desktop under the butto
       }
       assert.equal(await page.evaluate(() => document.activeElement.id), id);
     }
+    // From the keyboard, the button keeps the focus on screen at any width
+    // (a phone's layout is also a desktop's at 400 % zoom).
+    await page.evaluate(() => document.getElementById('wire-get-task').scrollIntoView({ block: 'end' }));
+    const before = await where('wire-get-task');
+    await page.locator('#wire-get-task').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await frames(page);
+    const keyed = await where('wire-get-task');
+    assert.equal(await page.evaluate(() => document.activeElement.id), 'wire-get-task');
+    assert.ok(keyed.button.top >= 0 && keyed.button.bottom <= height, `${width}px: the button with the focus stays on screen (${keyed.button.top})`);
+    assert.ok(keyed.list < before.list, `${width}px: the exchange comes up (${before.list} → ${keyed.list})`);
     assertNoErrors(page);
     await page.context().close();
   }

@@ -728,8 +728,11 @@ fn reveal_exchange(pressed: Option<web_sys::EventTarget>) {
             return;
         }
         let by = start - height / 3.0;
-        // As wide as the style sheet's phone layout (max-width: 720px).
-        let by = match width > 720.0 {
+        // Wider than the style sheet's phone layout (max-width: 720px), or
+        // pressed from the keyboard (at any width: 400 % zoom is a phone's),
+        // the button, which keeps the focus, stays on screen.
+        let keyed = pressed.matches(":focus-visible").unwrap_or(false);
+        let by = match width > 720.0 || keyed {
             true => {
                 let (clear, _) = super::app::clear_band();
                 // With room to breathe.
