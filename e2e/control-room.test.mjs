@@ -170,7 +170,7 @@ test('a page without a clipboard (plain http, not localhost) says so when asked 
   await page.context().close();
 });
 
-test('with the trace focused, ↑ and ↓ pick the entry the Wire panel shows, and bring it into view', async () => {
+test('with the trace focused, ↑ and ↓ (Home and End) pick the entry the Wire panel shows, and bring it into view', async () => {
   const page = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
   const step = page.getByRole('button', { name: 'Step', exact: true });
   for (let i = 0; i < 10; i++) await step.click();
@@ -189,6 +189,16 @@ test('with the trace focused, ↑ and ↓ pick the entry the Wire panel shows, a
   const [view, first] = [await page.getByTestId('trace').boundingBox(), await page.getByTestId('trace-entry').first().boundingBox()];
   assert.ok(first.y >= view.y && first.y + first.height <= view.y + view.height, `#1 in view: ${JSON.stringify({ view, first })}`);
   assert.equal(await page.getByTestId('trace-entry').count(), 12, 'nothing was stepped');
+  // End and Home: the last and the first entry listed, the page left where it is.
+  const scrolled = await page.evaluate(() => scrollY);
+  await page.keyboard.press('End');
+  assert.equal(await selected(), '12');
+  assert.match(await text(page, 'wire-heading'), /^Trace entry #12/);
+  const last = await page.getByTestId('trace-entry').last().boundingBox();
+  assert.ok(last.y >= view.y && last.y + last.height <= view.y + view.height + 1, `#12 in view: ${JSON.stringify({ view, last })}`);
+  await page.keyboard.press('Home');
+  assert.equal(await selected(), '1');
+  assert.equal(await page.evaluate(() => scrollY), scrolled, 'the page did not scroll');
   assertNoErrors(page);
   await page.context().close();
 });

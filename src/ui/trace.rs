@@ -159,7 +159,7 @@ pub fn TracePanel() -> impl IntoView {
                 aria-live="off"
                 aria-labelledby="trace-h"
                 tabindex="0"
-                aria-keyshortcuts="ArrowUp ArrowDown"
+                aria-keyshortcuts="ArrowUp ArrowDown Home End"
                 data-testid="trace"
                 node_ref=scroller
                 on:click=move |ev| {
@@ -168,11 +168,14 @@ pub fn TracePanel() -> impl IntoView {
                     }
                 }
                 // The keyboard's click: the entry before or after the one
-                // the Wire panel shows, brought into view.
+                // the Wire panel shows, or the first or last listed, brought
+                // into view (not the page scrolled).
                 on:keydown=move |ev: web_sys::KeyboardEvent| {
                     let delta = match ev.key().as_str() {
                         "ArrowUp" => -1,
                         "ArrowDown" => 1,
+                        "Home" => -isize::MAX,
+                        "End" => isize::MAX,
                         _ => return,
                     };
                     if ev.alt_key() || ev.ctrl_key() || ev.meta_key() || ev.shift_key() {
