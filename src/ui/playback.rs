@@ -263,8 +263,9 @@ fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) 
 /// acted far below it, or Play stopped while they read elsewhere; not a
 /// move through recorded states): a copy over the page, until the next
 /// press or key, until the line is scrolled into view, or once it has had
-/// time to be read (it then fades: it may cover what the step shows). For the eye alone
-/// (it takes no pointer either): the line itself says it to a screen reader.
+/// time to be read (it then fades: it may cover what the step shows). For
+/// the eye alone (it takes no pointer either): the line itself says it to a
+/// screen reader.
 fn step_copy(
     store: Store,
     guided: Memo<Option<(Guided, GuidedStep, Vec<GuidedStep>)>>,

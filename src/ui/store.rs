@@ -287,8 +287,9 @@ impl Store {
     }
 
     /// [`Store::act_as`] for a request sent to be refused (Wire's requests
-    /// to a terminal task, *Resume with wrong token*): the refusal is what the user asked to see, so
-    /// the status line says it and Wire shows its error; no alert is raised.
+    /// to a terminal task, *Resume with wrong token*): the refusal is what
+    /// the user asked to see, so the status line says it and Wire shows its
+    /// error; no alert is raised.
     pub fn send_to_be_refused(&self, action: Action, label: &'static str) {
         if self.act_as(action, label) {
             return;
