@@ -139,12 +139,43 @@ test('copying says so on the button; Copy JSON copies valid JSON or is off; the 
   assert.equal(await page.getByTestId('notice').textContent(), '');
   assert.match(await text(page, 'status'), /^Get task: the agent answers /);
 
-  // Viewing an earlier state: the status line says what that state is.
+  // Viewing an earlier state: the status line says what that state is,
+  // once the slider rests.
   await page.getByLabel('Recorded state', { exact: true }).fill('0');
+  await page.getByTestId('status').filter({ hasText: /Viewing state/ }).waitFor();
   assert.match(
     await text(page, 'status'),
     /^Task 1 is TASK_STATE_SUBMITTED .* Viewing state 1 of 5: an action that changes the task now discards the 4 later recorded states\.$/,
   );
+  assertNoErrors(page);
+  await page.context().close();
+});
+
+test('arrow keys run along the Recorded state slider: the status line says the state once, where it rests', async () => {
+  const page = await openPage(browser());
+  const step = page.getByRole('button', { name: 'Step', exact: true });
+  for (let i = 0; i < 6; i++) await step.click();
+  // Every text the status line takes from here on, as a screen reader hears it.
+  await page.evaluate(() => {
+    window.said = [];
+    const status = document.querySelector('[data-testid=status]');
+    new MutationObserver(() => window.said.push(status.textContent)).observe(status, { childList: true, characterData: true, subtree: true });
+  });
+  const slider = page.getByLabel('Recorded state', { exact: true });
+  await slider.focus();
+  for (let i = 0; i < 4; i++) await page.keyboard.press('ArrowLeft');
+  // Each state is in the slider's own value.
+  assert.match(await slider.getAttribute('aria-valuetext'), /^4 of 8 — TASK_STATE_WORKING at \d s$/);
+  await page.getByTestId('status').filter({ hasText: /Viewing state 4 of 8/ }).waitFor();
+  await page.waitForTimeout(600);
+  const said = await page.evaluate(() => window.said.filter((s) => s !== ''));
+  assert.equal(said.length, 1, JSON.stringify(said));
+  assert.match(said[0], /^Task 1 is TASK_STATE_WORKING .* Viewing state 4 of 8: an action that changes the task now discards the 4 later recorded states\.$/);
+  // An action taken before the slider rests is what the line says.
+  await slider.press('ArrowRight');
+  await step.click();
+  await page.waitForTimeout(600);
+  assert.doesNotMatch(await text(page, 'status'), /Viewing state/);
   assertNoErrors(page);
   await page.context().close();
 });

@@ -934,6 +934,24 @@ impl Store {
         self.navigate(|e| e.seek(position));
     }
 
+    /// [`Store::seek`] from the Recorded state slider, which a held arrow
+    /// key or a drag moves many times, its own value saying each state: the
+    /// status line says the state once the slider has rested 400 ms, and
+    /// then only if nothing else was said meanwhile.
+    pub fn seek_from_slider(&self, position: usize, rested: impl Fn() -> bool + 'static) {
+        let said = self.status.get_untracked();
+        self.move_view(|e| e.seek(position), Move::Quiet);
+        let store = *self;
+        set_timeout(
+            move || {
+                if rested() && store.status.with_untracked(|s| *s == said) {
+                    store.status.set(store.view_status());
+                }
+            },
+            std::time::Duration::from_millis(400),
+        );
+    }
+
     /// Where the view is: the context, the viewed task and its position.
     fn view_at(&self) -> (String, usize, usize) {
         self.exp.with_untracked(|e| {
@@ -978,7 +996,7 @@ impl Store {
             self.replay.set(None);
             return;
         }
-        self.move_view(|e| e.seek(at.2 + 1), false);
+        self.move_view(|e| e.seek(at.2 + 1), Move::Replay);
         match self.exp.with_untracked(|e| e.later_count()) {
             0 => {
                 self.replay.set(None);
@@ -992,24 +1010,28 @@ impl Store {
     /// Stops playback and changes what is viewed, when the model allows it,
     /// and shows why not otherwise.
     fn navigate(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>) {
-        self.move_view(go, true);
+        self.move_view(go, Move::User);
     }
 
-    /// [`Store::navigate`], for the user's own move when `by_user`; a
-    /// replay's tick, as Play's Steps, leaves what the page says alone but
-    /// for a change of state, which the status line says (a notice or alert
-    /// raised during a replay stays).
-    fn move_view(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, by_user: bool) {
+    /// [`Store::navigate`], for the user's own move (said at once, or by
+    /// the caller when `Quiet`); a replay's tick, as Play's Steps, leaves
+    /// what the page says alone but for a change of state, which the status
+    /// line says (a notice or alert raised during a replay stays).
+    fn move_view(&self, go: impl FnOnce(&mut Experiment) -> Result<(), SeekError>, by: Move) {
         self.playing.set(false);
         let before = self.exp.with_untracked(|e| e.snapshot().state);
         match self.exp.try_update(go) {
             Some(Err(e)) => self.raise(e.to_string()),
             Some(Ok(())) => {
                 self.forget_discarded();
-                if by_user {
+                if by != Move::Replay {
                     self.read_what_was_said();
+                }
+                if by == Move::User {
                     self.status.set(self.view_status());
-                } else if self.exp.with_untracked(|e| e.snapshot().state) != before {
+                } else if by == Move::Replay
+                    && self.exp.with_untracked(|e| e.snapshot().state) != before
+                {
                     // A replay's ticks are quiet, as Play's Steps are: the
                     // status says it replays, each state it comes to, as
                     // Play says them, and where it ended.
@@ -1286,4 +1308,15 @@ fn again(shown: &str, text: String) -> String {
 fn refused_on_purpose(label: &str, expected: &str, why: &str) -> String {
     let why = why.trim_end_matches('.');
     format!("{label} refused, as {expected}: {why}. Wire shows the error the agent answers.")
+}
+
+/// Who moves the view, for what the status line says of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Move {
+    /// The user, said at once.
+    User,
+    /// The user, said by the caller once the move rests.
+    Quiet,
+    /// A replay's tick: only a change of state is said.
+    Replay,
 }

@@ -20,6 +20,8 @@ pub fn TimelinePanel() -> impl IntoView {
     let store = expect_context::<Store>();
     let count = move || store.exp.with(|e| e.viewed_task().records().len());
     let position = move || store.exp.with(|e| e.position());
+    // The slider's moves, counted: a held key or a drag makes many.
+    let moves = StoredValue::new(0u32);
     let label = move || store.exp.with(|e| e.timeline_label(e.position()));
     let later = move || store.exp.with(|e| e.later_count());
     let read_only = move || store.exp.with(|e| e.is_read_only());
@@ -62,7 +64,10 @@ pub fn TimelinePanel() -> impl IntoView {
                     aria-valuetext=label
                     on:input=move |ev| {
                         if let Ok(p) = event_target_value(&ev).parse::<usize>() {
-                            store.seek(p);
+                            // Which move this is: the last one says the state.
+                            moves.update_value(|n| *n += 1);
+                            let this = moves.get_value();
+                            store.seek_from_slider(p, move || moves.get_value() == this);
                         }
                     }
                 />
