@@ -324,8 +324,9 @@ fn step_copy(
                             showing.update_value(|n| *n += 1);
                             let this = showing.get_value();
                             set_timeout(
+                                // (Not once the page is gone.)
                                 move || {
-                                    if showing.get_value() == this {
+                                    if showing.try_get_value() == Some(this) {
                                         hide();
                                     }
                                 },

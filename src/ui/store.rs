@@ -944,6 +944,7 @@ impl Store {
         let store = *self;
         set_timeout(
             move || {
+                // (`rested` is false once the page is gone.)
                 if rested() && store.status.with_untracked(|s| *s == said) {
                     store.status.set(store.view_status());
                 }

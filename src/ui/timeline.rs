@@ -67,7 +67,8 @@ pub fn TimelinePanel() -> impl IntoView {
                             // Which move this is: the last one says the state.
                             moves.update_value(|n| *n += 1);
                             let this = moves.get_value();
-                            store.seek_from_slider(p, move || moves.get_value() == this);
+                            // (Not once the page is gone.)
+                            store.seek_from_slider(p, move || moves.try_get_value() == Some(this));
                         }
                     }
                 />
