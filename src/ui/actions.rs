@@ -232,10 +232,7 @@ pub fn ActionButton(
                 }}</span>
                 {move || carry_on().filter(|_| !on_with_task_1()).map(|_| view! {
                     " "
-                    <button class="link" data-testid="go-to-answer" aria-describedby=described_by.clone() on:click=move |_| {
-                        store.notice.set(None);
-                        super::playback::go_to("play");
-                    }>
+                    <button class="link" data-testid="go-to-answer" aria-describedby=described_by.clone() on:click=move |_| super::playback::follow(store, "play")>
                         "Go to Play"
                     </button>
                 })}

@@ -168,10 +168,7 @@ pub fn ConfigurePanel() -> impl IntoView {
             // once the task is set up.
             <p class="hint">
                 "Done configuring? "
-                <button class="link" data-testid="configure-to-play" on:click=move |_| {
-                    store.notice.set(None);
-                    super::playback::go_to("play");
-                }>
+                <button class="link" data-testid="configure-to-play" on:click=move |_| super::playback::follow(store, "play")>
                     "Go to Play"
                 </button>
                 " to run the task."

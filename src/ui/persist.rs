@@ -1233,7 +1233,6 @@ fn show_entry(store: Store, entry: &str) -> Option<String> {
         let gone = last as usize - kept;
         let entries = match gone {
             0 => format!("its entries are #1 to #{last}"),
-            1 => format!("its entries are #1 to #{last}, less the 1 a branch discarded"),
             _ => format!("its entries are #1 to #{last}, less the {gone} a branch discarded"),
         };
         let shown = cut(entry);

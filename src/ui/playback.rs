@@ -129,11 +129,7 @@ pub fn PlaybackPanel() -> impl IntoView {
                 {move || answer().map(|(id, label)| view! {
                     " "
                     // Said with why Step stopped: focus may land here before the status is read.
-                    <button class="link" data-testid="go-to-answer" aria-describedby="step-reason" on:click=move |_| {
-                        // Where the user goes now, no notice of before covers it.
-                        store.notice.set(None);
-                        go_to(id);
-                    }>
+                    <button class="link" data-testid="go-to-answer" aria-describedby="step-reason" on:click=move |_| follow(store, id)>
                         {label}
                     </button>
                 })}
@@ -220,11 +216,7 @@ fn guided_line(store: Store, g: Guided, at: GuidedStep, ahead: Vec<GuidedStep>) 
                 class="link"
                 data-testid=if go.is_some() { "guided-go" } else { "guided-next" }
                 on:click=move |_| match (go, g.after()) {
-                    (Some((id, _)), _) => {
-                        // Where the user goes now, no notice of before covers it.
-                        store.notice.set(None);
-                        go_to(id);
-                    }
+                    (Some((id, _)), _) => follow(store, id),
                     (None, Some(next)) => super::guide::set_up_guided(store, next),
                     (None, None) => super::app::show_guide(),
                 }
@@ -282,9 +274,6 @@ fn step_copy(
     let pressed = StoredValue::new_local(None::<web_sys::HtmlElement>);
     // Which showing this is: the time to read one ends it, not a later one.
     let showing = StoredValue::new(0u32);
-    // Its reading time, at 250 ms a word (about 240 words a minute) and
-    // 3 s more, not under 6 s; the last second of it fades (CSS).
-    let stay = RwSignal::new(0u32);
     let hide = move || {
         if shown.get_untracked() {
             shown.set(false);
@@ -317,10 +306,7 @@ fn step_copy(
                         Some(top) => {
                             at_top.set(top);
                             placing.set(false);
-                            let words =
-                                step.map_or(0, |(_, at)| at.text.split_whitespace().count());
-                            let ms = (3000 + 250 * words as u32).max(6000);
-                            stay.set(ms);
+                            let ms = step.map_or(0, |(_, at)| reading_ms(&at));
                             showing.update_value(|n| *n += 1);
                             let this = showing.get_value();
                             set_timeout(
@@ -375,7 +361,7 @@ fn step_copy(
             class:placing=placing
             class:top=at_top
             class:done=move || shown.get() && line().is_some_and(|(_, at)| at.done)
-            style:--stay=move || format!("{}ms", stay.get())
+            style:--stay=move || line().map(|(_, at)| format!("{}ms", reading_ms(&at)))
         >
             {move || line().filter(|_| shown.get()).map(|(g, at)| view! {
                 <p><strong>{at.label(g)}</strong>{at.text}</p>
@@ -383,6 +369,13 @@ fn step_copy(
             })}
         </div>
     }
+}
+
+/// How long the step's copy stays once shown: its reading time, at 250 ms a
+/// word (about 240 words a minute) and 3 s more, not under 6 s; the last
+/// second of it fades (CSS).
+fn reading_ms(at: &GuidedStep) -> u32 {
+    (3000 + 250 * at.text.split_whitespace().count() as u32).max(6000)
 }
 
 /// Whether the experiment's line is wholly on screen, clear of the strip,
@@ -435,6 +428,13 @@ fn place_copy(top: bool, pressed: Option<web_sys::HtmlElement>) -> Option<bool> 
         })
     };
     [top, !top].into_iter().find(|&t| !covers(band(t)))
+}
+
+/// A *Go to …* link followed to the control `id` ([`go_to`]): where the user
+/// goes now, no notice of before covers it.
+pub fn follow(store: Store, id: &str) {
+    store.notice.set(None);
+    go_to(id);
 }
 
 /// Brings the control `id` to the middle of the screen and focuses it; one
