@@ -15,7 +15,7 @@ enum Op {
     Seek(usize),
     ViewTask(usize),
     /// ResumeTask with the viewed pause's own token.
-    ResumeRight,
+    ResumeRight(Option<String>),
     /// ResumeTask with a token the run issued earlier that is not the viewed
     /// pause's (the nth, modulo how many there are): always refused.
     ResumeStale(usize),
@@ -73,18 +73,31 @@ fn config() -> impl Strategy<Value = Config> {
         )
 }
 
+/// A text a user may type: mostly short words, sometimes one the model
+/// must refuse or read as nothing (blank of any length, invisible
+/// characters, just under, at and over the limit).
+fn text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        8 => "[a-z ]{0,12}",
+        1 => (0usize..=600).prop_map(|n| " ".repeat(n)),
+        1 => (1usize..=3).prop_map(|n| "\u{200B}\u{00AD}".repeat(n)),
+        1 => (499usize..=501).prop_map(|n| "é".repeat(n)),
+        1 => (499usize..=501).prop_map(|n| format!("{}{}", "a", " ".repeat(n))),
+    ]
+}
+
 fn op() -> impl Strategy<Value = Op> {
     prop_oneof![
         12 => Just(Op::Act(Action::Step)),
-        2 => "[a-z ]{0,12}".prop_map(|t| Op::Act(Action::SupplyClarification(t))),
+        2 => text().prop_map(|t| Op::Act(Action::SupplyClarification(t))),
         2 => Just(Op::Act(Action::Authorize)),
         1 => Just(Op::Act(Action::RequestCancellation)),
         2 => Just(Op::Act(Action::FollowUp)),
         2 => (0usize..200).prop_map(Op::Seek),
         1 => (0usize..8).prop_map(Op::ViewTask),
-        2 => prop::sample::select(PauseMode::ALL.to_vec())
-            .prop_map(|mode| Op::Act(Action::PauseTask { mode, reason: "hold".into() })),
-        2 => Just(Op::ResumeRight),
+        2 => (prop::sample::select(PauseMode::ALL.to_vec()), prop::option::of(text()))
+            .prop_map(|(mode, reason)| Op::Act(Action::PauseTask { mode, reason: reason.unwrap_or_else(|| "hold".into()) })),
+        2 => prop::option::of(text()).prop_map(Op::ResumeRight),
         1 => Just(Op::Act(Action::ResumeTask { token: "wrong".into(), input: None, continue_transcript: true })),
         1 => (0usize..8).prop_map(Op::ResumeStale),
         1 => (5usize..=40).prop_map(Op::Steps),
@@ -343,7 +356,7 @@ proptest! {
                     prop_assert_eq!(e.tasks(), before.tasks(), "selecting a task only views");
                 }
                 Op::Steps(_) => unreachable!("expanded above"),
-                Op::ResumeRight | Op::ResumeStale(_) | Op::Act(_) => {
+                Op::ResumeRight(_) | Op::ResumeStale(_) | Op::Act(_) => {
                     let stale: Vec<&(String, u32, String)> =
                         issued.iter().filter(|(_, _, t)| Some(t.as_str()) != before.resume_token()).collect();
                     let stale_resume = matches!(op, Op::ResumeStale(_));
@@ -355,14 +368,25 @@ proptest! {
                             input: None,
                             continue_transcript: true,
                         },
-                        _ => Action::ResumeTask {
+                        Op::ResumeRight(input) => Action::ResumeTask {
                             token: before.resume_token().unwrap_or("never-issued").to_string(),
-                            input: Some("go on".into()),
+                            input: Some(input.unwrap_or_else(|| "go on".into())),
                             continue_transcript: true,
                         },
+                        _ => unreachable!("matched above"),
                     };
                     let was = before.snapshot().state;
+                    // Legality is the one answer: what it refuses, apply
+                    // refuses for the same reason; what it allows, apply
+                    // carries out (the worker may still refuse to stop).
+                    let legal = before.legality(&action);
                     let res = e.apply(action.clone());
+                    match (&legal, &res) {
+                        (Err(l), Err(r)) => prop_assert_eq!(l, r, "refused as legality says"),
+                        (Err(l), Ok(_)) => prop_assert!(false, "legality refused ({:?}) what apply took: {:?}", l, action),
+                        (Ok(()), Err(r)) => prop_assert_eq!(*r, Refusal::WorkerRefusedCancellation, "legality allowed what apply refused"),
+                        (Ok(()), Ok(_)) => {}
+                    }
                     if stale_resume {
                         // A used or foreign token never wakes the task.
                         let latest = before.viewed_task_index() + 1 == before.tasks().len();

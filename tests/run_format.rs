@@ -75,6 +75,48 @@ fn a_saved_run_replays_to_the_identical_experiment() {
 }
 
 #[test]
+fn words_a_branch_discarded_are_not_kept_in_the_run_but_words_still_on_the_wire_are() {
+    let config = Config {
+        input_gate: 2,
+        ..cfg()
+    };
+    let mut ops = vec![act(Action::Step); 4];
+    // At INPUT_REQUIRED: an answer that a branch from an earlier state will
+    // discard, with the states it made.
+    ops.push(act(Action::SupplyClarification("SECRET plan B".into())));
+    ops.extend(vec![act(Action::Step); 3]);
+    // Back to the question, where a refused clarification (too long) stays
+    // on the wire, then the branch: another answer.
+    ops.push(ScriptOp::Seek(5));
+    ops.push(act(Action::SupplyClarification(format!(
+        "KEPT {}",
+        "y".repeat(500)
+    ))));
+    ops.push(act(Action::SupplyClarification("the answer".into())));
+    let (e, run) = recorded(config, &ops);
+    let text = run.to_json();
+    assert!(
+        !text.contains("SECRET"),
+        "the discarded answer is in the run: {text}"
+    );
+    assert!(
+        text.contains("the answer") && text.contains("KEPT"),
+        "{text}"
+    );
+    // Masked letter for letter, its op still replays to the same experiment:
+    // the same entry numbers and ids, the discarded answer nowhere in it.
+    assert!(text.contains("xxxxxx xxxx x"), "{text}");
+    let back = SavedRun::parse(&text).unwrap().replay().unwrap();
+    assert_eq!(back, e);
+    let wire = a2a_control_room::wire::to_jsonl(&a2a_control_room::wire::transcript(
+        &e,
+        1_767_225_600_000,
+    ));
+    assert!(!wire.contains("SECRET"), "{wire}");
+    assert!(wire.contains("the answer"), "{wire}");
+}
+
+#[test]
 fn a_run_streamed_unit_by_unit_says_so_and_one_without_the_key_streams_at_completion() {
     let ops = vec![act(Action::Step); 8];
     let on = Config {

@@ -95,7 +95,53 @@ pub enum Action {
     FireEvent(String),
 }
 
+/// `text` with each readable character replaced by `x`, the others kept:
+/// as blank, and as long, as it was (so that [`blank`] and [`too_long`]
+/// answer as they did), and saying nothing of what was written.
+pub fn masked(text: &str) -> String {
+    let mut one = [0u8; 4];
+    text.chars()
+        .map(|c| match blank(c.encode_utf8(&mut one)) {
+            true => c,
+            false => 'x',
+        })
+        .collect()
+}
+
 impl Action {
+    /// Whether the action carries words a user wrote (a clarification, a
+    /// pause reason, a resume input).
+    pub fn carries_words(&self) -> bool {
+        match self {
+            Action::SupplyClarification(_) => true,
+            Action::PauseTask { reason, .. } => !reason.is_empty(),
+            Action::ResumeTask { input, .. } => input.is_some(),
+            _ => false,
+        }
+    }
+
+    /// The action with the words a user wrote [`masked`]: legal, refused
+    /// or idempotent exactly where the action itself is.
+    pub fn with_words_masked(self) -> Action {
+        match self {
+            Action::SupplyClarification(text) => Action::SupplyClarification(masked(&text)),
+            Action::PauseTask { mode, reason } => Action::PauseTask {
+                mode,
+                reason: masked(&reason),
+            },
+            Action::ResumeTask {
+                token,
+                input,
+                continue_transcript,
+            } => Action::ResumeTask {
+                token,
+                input: input.as_deref().map(masked),
+                continue_transcript,
+            },
+            action => action,
+        }
+    }
+
     /// The action as the agent reads it: a pause reason or a resume input of
     /// nothing readable ([`blank`]) is none, so that it neither shows as an
     /// empty reason nor replaces a readable input in the artifact.

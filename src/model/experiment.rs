@@ -150,6 +150,21 @@ pub struct Experiment {
     sent: Vec<(u32, Action)>,
     /// What was done, as a run's script says it (see [`ScriptOp`]).
     script: Vec<ScriptOp>,
+    /// The script's actions that carry a user's words, with where their
+    /// effects are: what an action from an earlier state masks once it
+    /// discards them all (see [`Experiment::discard_later`]).
+    worded: Vec<WordedOp>,
+}
+
+/// An action of the script that carries a user's words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct WordedOp {
+    /// Its index in the script.
+    op: usize,
+    /// The sequence number of its trace entry.
+    seq: u32,
+    /// The texts its states stored in the table, from and to.
+    texts: (u32, u32),
 }
 
 impl Experiment {
@@ -177,6 +192,7 @@ impl Experiment {
             applied: 0,
             sent: Vec::new(),
             script: Vec::new(),
+            worded: Vec::new(),
         };
         exp.create_task(None);
         exp
@@ -471,7 +487,13 @@ impl Experiment {
                 s => Err(Refusal::NotPausable(s)),
             },
             Action::ResumeTask { token, input, .. } => {
-                if input.as_deref().and_then(too_long).is_some() {
+                // An input of nothing readable is none, whatever its length.
+                if input
+                    .as_deref()
+                    .filter(|i| !blank(i))
+                    .and_then(too_long)
+                    .is_some()
+                {
                     return Err(Refusal::ResumeInputTooLong);
                 }
                 match self.resume_token() {
@@ -629,7 +651,15 @@ impl Experiment {
             Action::Step => None,
             _ => Some(action.clone()),
         };
+        let (seq, texts) = (self.next_seq, self.texts.len() as u32);
         let result = self.carry_out(action);
+        if op.as_ref().is_some_and(Action::carries_words) {
+            self.worded.push(WordedOp {
+                op: self.script.len(),
+                seq,
+                texts: (texts, self.texts.len() as u32),
+            });
+        }
         self.write(match (op, result.is_ok()) {
             (None, true) => ScriptOp::Steps(1),
             (None, false) => ScriptOp::Act {
@@ -1058,6 +1088,25 @@ impl Experiment {
             .filter(|(seq, _)| trace.binary_search_by_key(seq, |e| e.seq).is_ok())
             .collect();
         self.sent.extend(sent);
+        // What a discarded action's user wrote is gone with its effects: a
+        // run the page keeps, shares or saves says nothing of it. Its script
+        // op stays, masked, so that the run still replays to the same entry
+        // numbers and ids.
+        let w = self.worded.partition_point(|w| w.seq < first_gone);
+        let later: Vec<WordedOp> = self.worded.drain(w..).collect();
+        for w in later {
+            if self.trace.binary_search_by_key(&w.seq, |e| e.seq).is_ok() {
+                self.worded.push(w);
+                continue;
+            }
+            if let Some(ScriptOp::Act { action, .. }) = self.script.get_mut(w.op) {
+                *action = std::mem::replace(action, Action::Step).with_words_masked();
+            }
+            let (from, to) = (w.texts.0 as usize, w.texts.1 as usize);
+            for text in self.texts.get_mut(from..to).into_iter().flatten() {
+                *text = super::action::masked(text);
+            }
+        }
         gone
     }
 }
