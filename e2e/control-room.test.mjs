@@ -529,7 +529,7 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.context().close();
 });
 
-test('on a phone the state stays in sight of a control far down the page; on a desktop the panels show it', async () => {
+test('on a phone the state stays in sight of a control far down the page; on a wide screen it stands at the masthead\'s end', async () => {
   const phone = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
   await phone.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   const step = phone.getByRole('button', { name: 'Step', exact: true });
@@ -583,10 +583,35 @@ test('on a phone the state stays in sight of a control far down the page; on a d
   assertNoErrors(small);
   await small.context().close();
 
-  const desk = await openPage(browser(), '', { viewport: { width: 1280, height: 800 } });
-  assert.equal(await desk.getByTestId('state-strip').isVisible(), false);
-  assertNoErrors(desk);
-  await desk.context().close();
+  // On a wide screen the state stands at the masthead's end, clear of its
+  // title and links, down to the narrowest width that has room for it.
+  const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  for (const width of [1121, 1280]) {
+    const desk = await openPage(browser(), '', { viewport: { width, height: 800 } });
+    const card = desk.getByTestId('state-strip');
+    await desk.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
+    for (let i = 0; i < 4; i++) await desk.getByRole('button', { name: 'Step', exact: true }).click();
+    assert.equal(await card.locator('code').innerText(), 'INPUT_REQUIRED');
+    assert.equal(await card.evaluate((el) => getComputedStyle(el.querySelector('code')).color),
+      await desk.locator('.badge').first().evaluate((el) => getComputedStyle(el).color), 'in the colour of the state\'s kind');
+    assert.match(await card.innerText(), /^INPUT_REQUIRED\n1\/4 units · 3 s active$/);
+    const box = await card.boundingBox();
+    assert.ok(box.x + box.width <= width && box.y >= 0, `${width}: the card is on the screen: ${JSON.stringify(box)}`);
+    for (const other of [desk.locator('h1'), desk.locator('.to-panels'), desk.locator('.lede')]) {
+      const range = await other.evaluate((el) => {
+        const r = document.createRange();
+        r.selectNodeContents(el);
+        return [...r.getClientRects()].map(({ x, y, width, height }) => ({ x, y, width, height }));
+      });
+      assert.ok(range.every((r) => !overlap(box, r)), `${width}: the card lies over the masthead: ${JSON.stringify({ box, range })}`);
+    }
+    assertNoErrors(desk);
+    await desk.context().close();
+  }
+  const narrow = await openPage(browser(), '', { viewport: { width: 1100, height: 800 } });
+  assert.equal(await narrow.getByTestId('state-strip').isVisible(), false);
+  assertNoErrors(narrow);
+  await narrow.context().close();
 });
 
 test('on a phone, the last control of the page can be focused clear of a notice', async () => {

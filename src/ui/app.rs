@@ -72,27 +72,30 @@ pub fn ControlRoom(
                 "Interrupt a simulated A2A v1.0 task, supply what it needs, and follow the actual "
                 "state and artifact changes."
             </p>
+            // On a phone, the viewed state stays in sight of every control, in a
+            // strip fixed at the top; on a wide screen it stands at the
+            // masthead's end, the first thing read (the status region says it
+            // to a screen reader).
+            <p class="state-strip" aria-hidden="true" data-testid="state-strip">
+                // The name as the diagram writes it: the strip is one line on a
+                // phone as narrow as 360 px.
+                <span>
+                    <code class=move || state.get().family()>
+                        {move || super::lifecycle::short_name(state.get())}
+                    </code>
+                    <span class="lead">" · "</span>
+                    {move || store.exp.with(state_strip)}
+                </span>
+                // From anywhere on a long page, back to the masthead's links,
+                // for a finger (the keyboard has them first in its order, and
+                // the strip is hidden from it).
+                <button class="link" tabindex="-1" title="Back to the top, to the Jump to links" on:click=move |_| window().scroll_to_with_x_and_y(0.0, 0.0)>
+                    "↑"
+                </button>
+            </p>
         </header>
         <main class="room">
             <div class="messages">
-                // On a phone, the viewed state stays in sight of every
-                // control (the status region says it to a screen reader).
-                <p class="state-strip" aria-hidden="true" data-testid="state-strip">
-                    // The name as the diagram writes it: the strip is one
-                    // line on a phone as narrow as 360 px.
-                    <span>
-                        <code class=move || state.get().family()>
-                            {move || super::lifecycle::short_name(state.get())}
-                        </code>
-                        {move || store.exp.with(state_strip)}
-                    </span>
-                    // From anywhere on a long page, back to the masthead's
-                    // links, for a finger (the keyboard has them first in
-                    // its order, and the strip is hidden from it).
-                    <button class="link" tabindex="-1" title="Back to the top, to the Jump to links" on:click=move |_| window().scroll_to_with_x_and_y(0.0, 0.0)>
-                        "↑"
-                    </button>
-                </p>
                 // Only the message is the live region: a screen reader says
                 // the message, not the Dismiss button's name after it.
                 <div
@@ -726,18 +729,18 @@ fn state_strip(e: &Experiment) -> String {
     let snap = e.snapshot();
     let mut words = String::new();
     if snap.state.is_proposal() {
-        words += " · proposal";
+        words += "proposal · ";
     }
     if e.views_the_past() {
         let n = e.viewed_task().records().len();
-        words += &format!(" · state {}/{n}", e.position() + 1);
+        words += &format!("state {}/{n} · ", e.position() + 1);
     }
     if e.tasks().len() > 1 {
-        words += &format!(" · task {}", e.viewed_task_index() + 1);
+        words += &format!("task {} · ", e.viewed_task_index() + 1);
     }
     // The units first: on the narrowest phones the strip's end is cut off.
     words += &format!(
-        " · {}/{} units · {} s active",
+        "{}/{} units · {} s active",
         snap.completed_units,
         e.config().work_units,
         snap.active_s

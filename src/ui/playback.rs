@@ -400,11 +400,19 @@ fn place_copy(top: bool, pressed: Option<web_sys::HtmlElement>) -> Option<bool> 
     let rect = copy.get_bounding_client_rect();
     let (_, height) = super::app::window_size();
     // Its band at either end, 0.75 rem from it (at the top, from the strip
-    // a phone keeps there).
+    // a phone keeps fixed there; a wide screen's is in the masthead).
     let strip = document()
         .query_selector(".state-strip")
         .ok()
         .flatten()
+        .filter(|s| {
+            window()
+                .get_computed_style(s)
+                .ok()
+                .flatten()
+                .and_then(|style| style.get_property_value("position").ok())
+                .is_some_and(|p| p == "fixed")
+        })
         .map_or(0.0, |s| s.get_bounding_client_rect().bottom());
     let band = |at_top: bool| match at_top {
         true => (strip + 12.0, strip + 12.0 + rect.height()),
