@@ -300,6 +300,71 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     );
 }
 
+/// Every Act button, and Step, is off exactly where the model's legality
+/// refuses its action: a walk through the states a user meets, beside the
+/// same walk on the model.
+#[wasm_bindgen_test]
+async fn each_button_is_off_exactly_where_the_models_legality_refuses_its_action() {
+    use a2a_control_room::model::{Action, Config, Experiment, IdSource};
+    let p = mount().await;
+    p.set_range("#setting-require-input-before-unit", 1).await;
+    let config = Config {
+        input_gate: 1,
+        ..Config::default()
+    };
+    let mut m = Experiment::new(config, IdSource::seeded(42)).unwrap();
+    let check = |p: &Page, m: &Experiment, when: &str| {
+        let text = p
+            .q("#clarification-text")
+            .unchecked_into::<web_sys::HtmlTextAreaElement>()
+            .value();
+        assert_eq!(p.state(), m.snapshot().state.to_string(), "{when}");
+        for (button, action) in [
+            ("#step", Action::Step),
+            ("#act-clarify", Action::SupplyClarification(text)),
+            ("#act-authorize", Action::Authorize),
+            ("#act-cancel", Action::RequestCancellation),
+            ("#act-follow-up", Action::FollowUp),
+        ] {
+            assert_eq!(
+                p.disabled(button),
+                m.legality(&action).is_err(),
+                "{when}: {button} for {action:?}"
+            );
+        }
+    };
+    check(&p, &m, "submitted");
+    p.click("#step").await;
+    m.apply(Action::Step).unwrap();
+    check(&p, &m, "waiting for input");
+    for (text, when) in [
+        ("   ", "a blank answer"),
+        (&"x".repeat(501)[..], "an answer over the limit"),
+        ("EU only", "an answer"),
+    ] {
+        p.type_text("#clarification-text", text).await;
+        check(&p, &m, when);
+    }
+    p.click("#act-clarify").await;
+    m.apply(Action::SupplyClarification("EU only".into()))
+        .unwrap();
+    check(&p, &m, "answered");
+    p.set_range("#recorded-state", 0).await;
+    m.seek(0).unwrap();
+    check(&p, &m, "viewing the first state");
+    p.set_range("#recorded-state", 3).await;
+    m.seek(3).unwrap();
+    p.click("#act-cancel").await;
+    m.apply(Action::RequestCancellation).unwrap();
+    check(&p, &m, "canceled");
+    p.click("#act-follow-up").await;
+    m.apply(Action::FollowUp).unwrap();
+    check(&p, &m, "a follow-up");
+    p.click("#task-row-1").await;
+    m.view_task(0).unwrap();
+    check(&p, &m, "viewing the canceled task 1");
+}
+
 #[wasm_bindgen_test]
 async fn steps_reason_is_amber_while_the_task_waits_and_plain_once_it_has_ended() {
     let p = mount().await;
@@ -2218,4 +2283,26 @@ async fn the_completion_says_how_its_artifact_is_chunked() {
         note.starts_with("Streamed unit by unit, but nothing of this artifact went out before"),
         "{note}"
     );
+}
+
+#[wasm_bindgen_test]
+async fn a_panic_is_said_over_the_top_of_the_page() {
+    let p = mount().await;
+    a2a_control_room::ui::show_panic("index out of bounds at src/ui/trace.rs:1:1");
+    let said = document()
+        .query_selector("body > p.crashed")
+        .unwrap()
+        .unwrap();
+    assert_eq!(said.get_attribute("role").as_deref(), Some("alert"));
+    let text = said.text_content().unwrap();
+    assert!(
+        text.starts_with("The page stopped on an error it did not expect"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with("The error: index out of bounds at src/ui/trace.rs:1:1"),
+        "{text}"
+    );
+    said.remove();
+    drop(p);
 }

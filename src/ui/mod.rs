@@ -43,6 +43,31 @@ pub fn random_seed() -> u64 {
     uuid::Uuid::new_v4().as_u64_pair().1 & MAX_PORTABLE_SEED
 }
 
+/// From now on a panic, a bug that no input should reach, is said on the
+/// page, over its top, rather than leaving controls that no longer answer
+/// (and in the browser's console).
+pub fn report_panics() {
+    std::panic::set_hook(Box::new(|info| show_panic(&info.to_string())));
+}
+
+/// Says on the page, over its top, that it stopped on `what`.
+pub fn show_panic(what: &str) {
+    leptos::logging::error!("{what}");
+    let doc = document();
+    let Ok(said) = doc.create_element("p") else {
+        return;
+    };
+    said.set_class_name("crashed");
+    let _ = said.set_attribute("role", "alert");
+    said.set_text_content(Some(&format!(
+        "The page stopped on an error it did not expect, and its controls no longer answer. \
+         Reload the page to go on. The error: {what}"
+    )));
+    if let Some(body) = doc.body() {
+        let _ = body.prepend_with_node_1(&said);
+    }
+}
+
 /// The page, over a fresh experiment with randomly seeded ids.
 #[component]
 pub fn App() -> impl IntoView {

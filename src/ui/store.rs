@@ -225,6 +225,19 @@ impl Discarded {
     }
 }
 
+/// Who sends an action, which decides how its answer is said.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Sender {
+    /// The user, by a control or a key.
+    User,
+    /// Play, one Step per tick.
+    Play,
+    /// The user, with a request sent to be refused (Wire's requests to a
+    /// terminal task, *Resume with wrong token*): its refusal is said as
+    /// the answer it should be, not raised as an alert.
+    ToBeRefused,
+}
+
 impl Store {
     /// A store over a fresh default experiment with ids from `seed`.
     pub fn new(seed: u64) -> Store {
@@ -276,14 +289,14 @@ impl Store {
 
     /// Carries out an action, announcing what changed or alerting why not.
     pub fn act(&self, action: Action) -> bool {
-        self.act_and_stop(action, None, false)
+        self.act_and_stop(action, None, Sender::User)
     }
 
     /// [`Store::act`] from the control `label` when its words are not the
     /// action's own (*Cancel terminal task*, *Resume with wrong token*…):
     /// what it says names the control the user used.
     pub fn act_as(&self, action: Action, label: &'static str) -> bool {
-        self.act_and_stop(action, Some(label), false)
+        self.act_and_stop(action, Some(label), Sender::User)
     }
 
     /// [`Store::act_as`] for a request sent to be refused (Wire's requests
@@ -291,40 +304,32 @@ impl Store {
     /// the user asked to see, so the status line says it and Wire shows its
     /// error; no alert is raised.
     pub fn send_to_be_refused(&self, action: Action, label: &'static str) {
-        if self.act_as(action, label) {
-            return;
-        }
-        if let Some(why) = self.alert.try_update(Option::take).flatten() {
-            let prefix = format!("{label} refused: ");
-            let why = why.strip_prefix(&prefix).unwrap_or(&why);
-            // An alert raised again ends with a no-break space (see `raise`).
-            let why = why.trim_end_matches(['\u{a0}', '.']);
-            self.say(refused_on_purpose(label, "it should be", why));
-        }
+        self.act_and_stop(action, Some(label), Sender::ToBeRefused);
     }
 
     /// [`Store::act_from`], then stops playback where it can go no further
     /// or where a pause took effect: an action the user takes while playing
     /// may end what Play can do (a cancel, say), and playback stops there,
     /// not at its next tick.
-    fn act_and_stop(&self, action: Action, label: Option<&'static str>, by_play: bool) -> bool {
+    fn act_and_stop(&self, action: Action, label: Option<&'static str>, sender: Sender) -> bool {
         let before = self.exp.with_untracked(|e| e.snapshot().state);
-        let ok = self.act_from(action, label, by_play, before);
+        let ok = self.act_from(action, label, sender, before);
         if !self.stop_if_done() {
             self.stop_if_paused(before);
         }
         ok
     }
 
-    /// [`Store::act`], for Play's own Steps when `by_play`, from the viewed
-    /// state in `before`.
+    /// [`Store::act`], as `sender` sends it, from the viewed state in
+    /// `before`.
     fn act_from(
         &self,
         action: Action,
         label: Option<&'static str>,
-        by_play: bool,
+        sender: Sender,
         before: TaskState,
     ) -> bool {
+        let by_play = sender == Sender::Play;
         let label = label.unwrap_or(if by_play { "Play" } else { action.said() });
         let undo_point = self.undo_point();
         // Undo reaches the last action the user took: this one, from now on
@@ -391,12 +396,16 @@ impl Store {
                 // status line says it. Otherwise the status line says the
                 // state again, not what an earlier action said (the alert
                 // says this one).
-                let asked_by = self.guided.get_untracked().filter(|g| g.asks_for(refusal));
+                let asked_by = match self.guided.get_untracked().filter(|g| g.asks_for(refusal)) {
+                    Some(g) => Some(format!("{} expects", g.title())),
+                    None if sender == Sender::ToBeRefused => Some("it should be".to_string()),
+                    None => None,
+                };
                 let why = after_colon(refusal);
-                let mut now = match asked_by {
-                    Some(g) => {
+                let mut now = match &asked_by {
+                    Some(who) => {
                         self.alert.set(None);
-                        refused_on_purpose(label, &format!("{} expects", g.title()), &why)
+                        refused_on_purpose(label, who, &why)
                     }
                     None => {
                         self.raise(format!("{label} refused: {why}"));
@@ -488,7 +497,7 @@ impl Store {
         if self.stop_if_done() {
             return;
         }
-        self.act_and_stop(Action::Step, None, true);
+        self.act_and_stop(Action::Step, None, Sender::Play);
         self.last_play_step
             .set_value(Some((js_sys::Date::now(), self.run_mark())));
     }
