@@ -365,6 +365,119 @@ async fn each_button_is_off_exactly_where_the_models_legality_refuses_its_action
     check(&p, &m, "viewing the canceled task 1");
 }
 
+/// The proposal's buttons too: Pause task, Resume task and Fire event are
+/// off exactly where legality refuses what each sends.
+#[wasm_bindgen_test]
+async fn the_proposals_buttons_are_off_exactly_where_legality_refuses_them() {
+    use a2a_control_room::model::{Action, Config, Experiment, IdSource, PauseMode};
+    let p = mount().await;
+    p.switch("Proposed pause/resume").await;
+    // Its fields show their values from the next frame.
+    next_frame().await;
+    let config = Config {
+        pause_proposal: true,
+        ..Config::default()
+    };
+    let mut m = Experiment::new(config, IdSource::seeded(42)).unwrap();
+    let value = |p: &Page, sel: &str| -> String {
+        let el = p.q(sel);
+        match el.dyn_ref::<HtmlInputElement>() {
+            Some(input) => input.value(),
+            None => el.unchecked_into::<web_sys::HtmlTextAreaElement>().value(),
+        }
+    };
+    let check = |p: &Page, m: &Experiment, when: &str| {
+        assert_eq!(p.state(), m.snapshot().state.to_string(), "{when}");
+        let input = value(p, "#resume-input");
+        for (button, action) in [
+            (
+                "#act-pause",
+                Action::PauseTask {
+                    mode: PauseMode::default(),
+                    reason: value(p, "#pause-reason"),
+                },
+            ),
+            (
+                "#act-resume",
+                Action::ResumeTask {
+                    token: m.resume_token().unwrap_or_default().to_string(),
+                    input: Some(input),
+                    continue_transcript: true,
+                },
+            ),
+            (
+                "#act-fire-event",
+                Action::FireEvent(value(p, "#event-to-fire")),
+            ),
+        ] {
+            assert_eq!(
+                p.disabled(button),
+                m.legality(&action).is_err(),
+                "{when}: {button} for {action:?}"
+            );
+        }
+    };
+    check(&p, &m, "submitted");
+    p.click("#step").await;
+    m.apply(Action::Step).unwrap();
+    check(&p, &m, "working");
+    p.click("#act-pause").await;
+    m.apply(Action::PauseTask {
+        mode: PauseMode::default(),
+        reason: value(&p, "#pause-reason"),
+    })
+    .unwrap();
+    p.click("#step").await;
+    m.apply(Action::Step).unwrap();
+    check(&p, &m, "paused");
+    for (field, text, when) in [
+        (
+            "#resume-input",
+            " ".repeat(600),
+            "a blank resume input, however long",
+        ),
+        (
+            "#resume-input",
+            "x".repeat(501),
+            "a resume input over the limit",
+        ),
+        ("#resume-input", String::new(), "no resume input"),
+        (
+            "#pause-reason",
+            " ".repeat(600),
+            "a blank pause reason, however long",
+        ),
+        (
+            "#pause-reason",
+            "x".repeat(501),
+            "a pause reason over the limit",
+        ),
+        ("#event-to-fire", "   ".to_string(), "a blank event name"),
+        (
+            "#event-to-fire",
+            "x".repeat(65),
+            "an event name over 64 bytes",
+        ),
+        (
+            "#event-to-fire",
+            "pr.merged".to_string(),
+            "an event no task waits for",
+        ),
+    ] {
+        p.type_text(field, &text).await;
+        check(&p, &m, when);
+        // The count is said to be over the limit exactly where the text is
+        // refused for its length (blank is none, however long).
+        if field != "#event-to-fire" {
+            let over = p
+                .q(&format!("output[for={}]", &field[1..]))
+                .class_list()
+                .contains("over");
+            assert_eq!(over, text.starts_with('x'), "{when}");
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 async fn steps_reason_is_amber_while_the_task_waits_and_plain_once_it_has_ended() {
     let p = mount().await;

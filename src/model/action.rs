@@ -95,14 +95,15 @@ pub enum Action {
     FireEvent(String),
 }
 
-/// `text` with each readable character replaced by `x`, the others kept:
-/// as blank, and as long, as it was (so that [`blank`] and [`too_long`]
-/// answer as they did), and saying nothing of what was written.
+/// `text` with each readable character replaced by `x` and each other by a
+/// space: as blank, and as long, as it was (so that [`blank`] and
+/// [`too_long`] answer as they did), and saying nothing of what was
+/// written (invisible characters can carry words too).
 pub fn masked(text: &str) -> String {
     let mut one = [0u8; 4];
     text.chars()
         .map(|c| match blank(c.encode_utf8(&mut one)) {
-            true => c,
+            true => ' ',
             false => 'x',
         })
         .collect()
@@ -110,10 +111,10 @@ pub fn masked(text: &str) -> String {
 
 impl Action {
     /// Whether the action carries words a user wrote (a clarification, a
-    /// pause reason, a resume input).
+    /// pause reason, a resume input, an event's name).
     pub fn carries_words(&self) -> bool {
         match self {
-            Action::SupplyClarification(_) => true,
+            Action::SupplyClarification(_) | Action::FireEvent(_) => true,
             Action::PauseTask { reason, .. } => !reason.is_empty(),
             Action::ResumeTask { input, .. } => input.is_some(),
             _ => false,
@@ -121,9 +122,20 @@ impl Action {
     }
 
     /// The action with the words a user wrote [`masked`]: legal, refused
-    /// or idempotent exactly where the action itself is.
-    pub fn with_words_masked(self) -> Action {
+    /// or idempotent exactly where the action itself is. An event's name is
+    /// kept when it is `resume_event`, the one a self-parked task waits for
+    /// (the settings say it); another becomes as many `x` as its trimmed
+    /// bytes (its limit counts them), or `y` where that would be
+    /// `resume_event`; a blank one, none.
+    pub fn with_words_masked(self, resume_event: &str) -> Action {
         match self {
+            Action::FireEvent(name) if name.trim() == resume_event => Action::FireEvent(name),
+            Action::FireEvent(name) if blank(&name) => Action::FireEvent(String::new()),
+            Action::FireEvent(name) => {
+                let n = name.trim().len();
+                let x = "x".repeat(n);
+                Action::FireEvent(if x == resume_event { "y".repeat(n) } else { x })
+            }
             Action::SupplyClarification(text) => Action::SupplyClarification(masked(&text)),
             Action::PauseTask { mode, reason } => Action::PauseTask {
                 mode,

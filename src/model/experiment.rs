@@ -1100,7 +1100,8 @@ impl Experiment {
                 continue;
             }
             if let Some(ScriptOp::Act { action, .. }) = self.script.get_mut(w.op) {
-                *action = std::mem::replace(action, Action::Step).with_words_masked();
+                let event = self.config.resume_event;
+                *action = std::mem::replace(action, Action::Step).with_words_masked(event.as_str());
             }
             let (from, to) = (w.texts.0 as usize, w.texts.1 as usize);
             for text in self.texts.get_mut(from..to).into_iter().flatten() {

@@ -275,9 +275,13 @@ fn TextField(
 ) -> impl IntoView {
     let store = expect_context::<Store>();
     let chars = move || value.with(|v| v.chars().count());
-    // Over the limit as the request would carry it (a resume input of
-    // spaces alone is sent as none): the same test that refuses it.
-    let over = move || action.run(()).bounded_text().and_then(too_long).is_some();
+    // Over the limit as the request would carry it (a pause reason or
+    // resume input of nothing readable is sent as none): the same test that
+    // refuses it.
+    let over = move || {
+        let sent = action.run(()).normalized();
+        sent.bounded_text().and_then(too_long).is_some()
+    };
     let invalid = refuses_text(store, action);
     let described = format!("{sends}-reason");
     let described = move || invalid.get().then(|| described.clone());

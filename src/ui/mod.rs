@@ -54,6 +54,10 @@ pub fn report_panics() {
 pub fn show_panic(what: &str) {
     leptos::logging::error!("{what}");
     let doc = document();
+    // Said once: what runs after a first panic may panic again.
+    if doc.query_selector(".crashed").ok().flatten().is_some() {
+        return;
+    }
     let Ok(said) = doc.create_element("p") else {
         return;
     };
