@@ -300,6 +300,24 @@ async fn buttons_follow_the_models_legality_and_show_why() {
     );
 }
 
+/// Asserts that the page shows `m`'s state, and that each button is off
+/// exactly where `m`'s legality refuses the action it sends.
+fn off_where_legality_refuses(
+    p: &Page,
+    m: &a2a_control_room::model::Experiment,
+    when: &str,
+    buttons: Vec<(&str, a2a_control_room::model::Action)>,
+) {
+    assert_eq!(p.state(), m.snapshot().state.to_string(), "{when}");
+    for (button, action) in buttons {
+        assert_eq!(
+            p.disabled(button),
+            m.legality(&action).is_err(),
+            "{when}: {button} for {action:?}"
+        );
+    }
+}
+
 /// Every Act button, and Step, is off exactly where the model's legality
 /// refuses its action: a walk through the states a user meets, beside the
 /// same walk on the model.
@@ -318,20 +336,14 @@ async fn each_button_is_off_exactly_where_the_models_legality_refuses_its_action
             .q("#clarification-text")
             .unchecked_into::<web_sys::HtmlTextAreaElement>()
             .value();
-        assert_eq!(p.state(), m.snapshot().state.to_string(), "{when}");
-        for (button, action) in [
+        let buttons = vec![
             ("#step", Action::Step),
             ("#act-clarify", Action::SupplyClarification(text)),
             ("#act-authorize", Action::Authorize),
             ("#act-cancel", Action::RequestCancellation),
             ("#act-follow-up", Action::FollowUp),
-        ] {
-            assert_eq!(
-                p.disabled(button),
-                m.legality(&action).is_err(),
-                "{when}: {button} for {action:?}"
-            );
-        }
+        ];
+        off_where_legality_refuses(p, m, when, buttons);
     };
     check(&p, &m, "submitted");
     p.click("#step").await;
@@ -387,9 +399,8 @@ async fn the_proposals_buttons_are_off_exactly_where_legality_refuses_them() {
         }
     };
     let check = |p: &Page, m: &Experiment, when: &str| {
-        assert_eq!(p.state(), m.snapshot().state.to_string(), "{when}");
         let input = value(p, "#resume-input");
-        for (button, action) in [
+        let buttons = vec![
             (
                 "#act-pause",
                 Action::PauseTask {
@@ -409,13 +420,8 @@ async fn the_proposals_buttons_are_off_exactly_where_legality_refuses_them() {
                 "#act-fire-event",
                 Action::FireEvent(value(p, "#event-to-fire")),
             ),
-        ] {
-            assert_eq!(
-                p.disabled(button),
-                m.legality(&action).is_err(),
-                "{when}: {button} for {action:?}"
-            );
-        }
+        ];
+        off_where_legality_refuses(p, m, when, buttons);
     };
     check(&p, &m, "submitted");
     p.click("#step").await;
