@@ -19,31 +19,34 @@ pub const MAX_CLARIFICATION_CHARS: usize = 500;
 /// them would be sent, traced and written into the artifact as nothing
 /// anyone can read.
 pub fn blank(text: &str) -> bool {
-    text.chars().all(|c| {
-        c.is_whitespace()
-            || c.is_control()
-            || matches!(
-                c,
-                '\u{00AD}'
-                    | '\u{034F}'
-                    | '\u{061C}'
-                    | '\u{115F}'
-                    | '\u{1160}'
-                    | '\u{17B4}'
-                    | '\u{17B5}'
-                    | '\u{180B}'..='\u{180F}'
-                    | '\u{200B}'..='\u{200F}'
-                    | '\u{202A}'..='\u{202E}'
-                    | '\u{2060}'..='\u{206F}'
-                    | '\u{2800}'
-                    | '\u{3164}'
-                    | '\u{FE00}'..='\u{FE0F}'
-                    | '\u{FEFF}'
-                    | '\u{FFA0}'
-                    | '\u{E0000}'..='\u{E007F}'
-                    | '\u{E0100}'..='\u{E01EF}'
-            )
-    })
+    text.chars().all(invisible)
+}
+
+/// Whether `c` is one of the characters [`blank`] reads as nothing.
+fn invisible(c: char) -> bool {
+    c.is_whitespace()
+        || c.is_control()
+        || matches!(
+            c,
+            '\u{00AD}'
+                | '\u{034F}'
+                | '\u{061C}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200B}'..='\u{200F}'
+                | '\u{202A}'..='\u{202E}'
+                | '\u{2060}'..='\u{206F}'
+                | '\u{2800}'
+                | '\u{3164}'
+                | '\u{FE00}'..='\u{FE0F}'
+                | '\u{FEFF}'
+                | '\u{FFA0}'
+                | '\u{E0000}'..='\u{E007F}'
+                | '\u{E0100}'..='\u{E01EF}'
+        )
 }
 
 /// `text` as it goes between quotes in a longer text: isolated (U+2068 …
@@ -100,12 +103,8 @@ pub enum Action {
 /// [`too_long`] answer as they did), and saying nothing of what was
 /// written (invisible characters can carry words too).
 pub fn masked(text: &str) -> String {
-    let mut one = [0u8; 4];
     text.chars()
-        .map(|c| match blank(c.encode_utf8(&mut one)) {
-            true => ' ',
-            false => 'x',
-        })
+        .map(|c| if invisible(c) { ' ' } else { 'x' })
         .collect()
 }
 
@@ -152,6 +151,13 @@ impl Action {
             },
             action => action,
         }
+    }
+
+    /// The length in characters of the text the action carries, when the
+    /// agent would read it ([`Action::normalized`]: nothing readable is none)
+    /// and it is over [`MAX_CLARIFICATION_CHARS`].
+    pub fn over_limit(&self) -> Option<usize> {
+        self.bounded_text().filter(|t| !blank(t)).and_then(too_long)
     }
 
     /// The action as the agent reads it: a pause reason or a resume input of

@@ -480,20 +480,14 @@ impl Experiment {
             a if a.is_proposal() && !self.config.pause_proposal => Err(Refusal::ProposalOff),
             // The RFC pauses WORKING tasks only (PR #1277 would also have
             // paused SUBMITTED ones).
-            Action::PauseTask { reason, .. } => match state {
+            Action::PauseTask { .. } => match state {
                 // A reason of nothing readable is none, whatever its length.
-                _ if !blank(reason) && too_long(reason).is_some() => Err(Refusal::ReasonTooLong),
+                _ if action.over_limit().is_some() => Err(Refusal::ReasonTooLong),
                 TaskState::Working | TaskState::Paused => Ok(()),
                 s => Err(Refusal::NotPausable(s)),
             },
-            Action::ResumeTask { token, input, .. } => {
-                // An input of nothing readable is none, whatever its length.
-                if input
-                    .as_deref()
-                    .filter(|i| !blank(i))
-                    .and_then(too_long)
-                    .is_some()
-                {
+            Action::ResumeTask { token, .. } => {
+                if action.over_limit().is_some() {
                     return Err(Refusal::ResumeInputTooLong);
                 }
                 match self.resume_token() {
@@ -1092,6 +1086,7 @@ impl Experiment {
         // run the page keeps, shares or saves says nothing of it. Its script
         // op stays, masked, so that the run still replays to the same entry
         // numbers and ids.
+        let event = self.config.resume_event;
         let w = self.worded.partition_point(|w| w.seq < first_gone);
         let later: Vec<WordedOp> = self.worded.drain(w..).collect();
         for w in later {
@@ -1100,7 +1095,6 @@ impl Experiment {
                 continue;
             }
             if let Some(ScriptOp::Act { action, .. }) = self.script.get_mut(w.op) {
-                let event = self.config.resume_event;
                 *action = std::mem::replace(action, Action::Step).with_words_masked(event.as_str());
             }
             let (from, to) = (w.texts.0 as usize, w.texts.1 as usize);

@@ -6,8 +6,8 @@
 use super::store::nothing_changed;
 use super::store::Store;
 use crate::model::{
-    after_colon, too_long, Action, Event, NoChange, Outcome, PauseFate, PauseMode, Refusal,
-    TraceEntry, MAX_CLARIFICATION_CHARS,
+    after_colon, Action, Event, NoChange, Outcome, PauseFate, PauseMode, Refusal, TraceEntry,
+    MAX_CLARIFICATION_CHARS,
 };
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -216,7 +216,7 @@ pub fn ActionButton(
                     }
                     // Too long: by how much, where the field cannot show it.
                     (Err(why), None) if text_refused.get() => {
-                        match action.run(()).bounded_text().and_then(too_long) {
+                        match action.run(()).over_limit() {
                             Some(n) => format!("{why} It has {n}."),
                             None => why,
                         }
@@ -278,10 +278,7 @@ fn TextField(
     // Over the limit as the request would carry it (a pause reason or
     // resume input of nothing readable is sent as none): the same test that
     // refuses it.
-    let over = move || {
-        let sent = action.run(()).normalized();
-        sent.bounded_text().and_then(too_long).is_some()
-    };
+    let over = move || action.run(()).over_limit().is_some();
     let invalid = refuses_text(store, action);
     let described = format!("{sends}-reason");
     let described = move || invalid.get().then(|| described.clone());
