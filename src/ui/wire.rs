@@ -123,153 +123,17 @@ pub fn WirePanel() -> impl IntoView {
             None => "No trace entry".into(),
         },
     };
+    // The note beside the exchange shown, if it needs one.
     let note = move || {
-        let t = match view_kind.get() {
-            WireView::GetTask => return store.exp.with(answered_from_the_past),
-            WireView::Subscribe => {
-                // Every open stream of a task gets the same events in the same order.
-                let opened =
-                    messages.with(|m| m.last().is_some_and(|m| m.transport == Transport::Sse));
-                let waits_for_input = store
-                    .exp
-                    .with(|e| e.snapshot().state == TaskState::InputRequired);
-                let later = opened.then(|| {
-                    let stream = if waits_for_input {
-                        "the stream the clarification opens (the one before it closed at \
-                         INPUT_REQUIRED)"
-                    } else {
-                        "the task's open stream (the one its last message opened)"
-                    };
-                    format!(
-                        "Later events reach this subscription as they reach {stream}, in the same \
-                         order, until the task reaches a terminal state, as spec §3.1.6 says (§11.7 \
-                         closes streams at an interrupted state too: the spec's sections \
-                         disagree) and a2a-sdk 1.3.0 does in one process (across replicas, it ends the \
-                         subscription at an interrupted state too). The trace shows each frame once, on the task's own \
-                         stream."
-                    )
-                });
-                return both(store.exp.with(answered_from_the_past), later);
-            }
-            WireView::GetUnknownTask => {
-                return Some(
-                    "TaskNotFoundError (-32001) answers a task id the agent does not know: one \
-                     it never issued, as here, one another client's task holds, or one it has \
-                     purged. A2A does not say how long an agent keeps a task."
-                        .to_string(),
-                )
-            }
-            WireView::ListTasks => {
-                // Both, when the viewed state is an earlier one of an
-                // earlier task.
-                return store
-                    .exp
-                    .with(|e| both(answered_from_the_past(e), listed_before(e)));
-            }
-            _ => shown.get()?,
-        };
+        let kind = view_kind.get();
+        let t = shown.get();
+        let core = store.pause_encoding.get() == PauseEncoding::ProposedCore;
         store.exp.with(|e| {
-            // Only said of messages there are.
-            if e.tried_on_earlier_state(&t) && !messages.with(Vec::is_empty) {
-                return Some(format!(
-                    "Tried on an earlier state, the one entry #{} recorded: the agent answers as of \
-                     then. A real client reaches the task only as it is now, so the exported \
-                     transcript leaves these messages out.",
-                    t.at
-                ));
-            }
-            if t.event == crate::model::Event::Clarified && t.outcome == Outcome::Done {
-                return Some(
-                    "The clarification's stream opens with the task as the agent received it: \
-                     still TASK_STATE_INPUT_REQUIRED, its question moved from status to history \
-                     and the clarification after it, as a2a-sdk's task manager stores them. The \
-                     agent's WORKING statusUpdate follows, the same event a subscription opened \
-                     at INPUT_REQUIRED receives."
-                        .to_string(),
-                );
-            }
-            let core = store.pause_encoding.get() == PauseEncoding::ProposedCore;
-            if core && matches!(t.event, crate::model::Event::SelfParked { .. }) {
-                return Some(
-                    "Proposal: in v1.0 an agent cannot send the client a request, yet the RFC \
-                     labels AwaitTaskResumption peer → client and does not say how it would \
-                     travel (in v1.0's JSON-RPC binding the client sends every request; an agent \
-                     reaches it only in replies, stream events or push notifications: see the \
-                     v1.0 extension encoding). Its result has PauseTask's shape: the client's \
-                     answer carries the resume token the peer issues and the pause's times, which \
-                     the request did not send, and the RFC does not say how the client knows them. \
-                     Here the agent's PAUSED statusUpdate announces them just after."
-                        .to_string(),
-                );
-            }
-            let pending = matches!(t.event, crate::model::Event::PauseRequested { .. })
-                && !matches!(t.outcome, Outcome::Refused(_))
-                && t.after != TaskState::Paused;
-            let resumed = matches!(t.event, crate::model::Event::ResumeRequested { .. })
-                && t.outcome == Outcome::Done;
-            if core && resumed {
-                return Some(
-                    "Proposal: the RFC shows no result for ResumeTask. Here it returns the Task \
-                     as it now is, as GetTask would: a choice of this page."
-                        .to_string(),
-                );
-            }
-            // A pending pause that lapses (the task ends first): no PAUSED
-            // statusUpdate ever follows.
-            let lapses = pending
-                .then(|| {
-                    store.exp.with(|e| {
-                        let ti = usize::from(t.task);
-                        let records = e.tasks().get(ti)?.records();
-                        let i = records.binary_search_by_key(&t.at, |r| r.id).ok()?;
-                        super::actions::pause_outlook_at(&records[i].snap, &e.config().for_task(ti))
-                    })
-                })
-                .flatten()
-                .filter(|(_, _, lapses)| *lapses);
-            if let Some((_, why, _)) = lapses {
-                return Some(format!(
-                    "Proposal: this pause never takes effect: {why}. The RFC has no word for a pause \
-                     that lapses, nor a result shape for one still pending: here the result says \
-                     TASK_STATE_WORKING without a pause, and no PAUSED statusUpdate follows."
-                ));
-            }
-            if core && pending {
-                return Some(
-                    "Proposal: this pause takes effect later. The RFC shows PauseTask's result \
-                     only for a pause in effect (TASK_STATE_PAUSED, with the pause and its resume \
-                     token) and has no shape for one still pending: here the result says \
-                     TASK_STATE_WORKING without a pause, and the token comes on the stream, in \
-                     the PAUSED statusUpdate, when the pause takes effect."
-                        .to_string(),
-                );
-            }
-            if core && matches!(t.event, crate::model::Event::PauseRequested { .. })
-                && !matches!(t.outcome, Outcome::Refused(_))
-            {
-                return Some(
-                    "Proposal: PauseTask's params are the RFC's as written: taskId, where v1.0's \
-                     GetTask, CancelTask and SubscribeToTask name it id; mode in lower case \
-                     (finish_step), though the RFC calls it an enum and writes enum values as \
-                     SCREAMING_SNAKE_CASE names. Its result is {taskId, state, pause}, not a \
-                     Task. An agent without the proposal answers MethodNotFoundError (-32601), as \
-                     the RFC's error table says."
-                        .to_string(),
-                );
-            }
-            // The completion's chunk, as its frame has it.
-            let last_chunk = messages.with(|m| {
-                m.iter().find_map(|m| {
-                    let update = &m.message["result"]["artifactUpdate"];
-                    let parts = update["artifact"]["parts"].as_array()?.len();
-                    (update["lastChunk"] == true).then_some((update["append"] == true, parts))
-                })
-            });
-            if let Some((append, parts)) = last_chunk {
-                let per_unit = store.exp.with(|e| e.config().artifact_per_unit);
-                return Some(last_chunk_note(per_unit, append, parts).to_string());
-            }
-            disagreement(&t).map(str::to_string)
+            messages.with(|ms| match (kind, t) {
+                (WireView::Latest | WireView::Entry(_), Some(t)) => entry_note(e, &t, ms, core),
+                (WireView::Latest | WireView::Entry(_), None) => None,
+                (on_demand, _) => on_demand_note(e, on_demand, ms),
+            })
         })
     };
     // Why an entry has no messages: the client did not send what the page
@@ -333,69 +197,16 @@ pub fn WirePanel() -> impl IntoView {
         if proposal() {
             requests.push(("Pause terminal task", store.pause_action()));
         }
-        store.exp.with(|e| {
-            // A client reaches a task only as it is now.
-            let earlier = |whose: &str| {
-                format!(
-                    "Viewing an earlier state{whose}: a client reaches a task only as it is now. \
-                     Go to its last state to send these."
-                )
-            };
-            let verdict = |action: &Action| {
-                e.terminal_request_legality(action)
-                    .map_err(|stop| match stop {
-                        TerminalRequestStop::Refused(Refusal::ReadOnly) => {
-                            earlier(" of an earlier task")
-                        }
-                        TerminalRequestStop::EndedSince => earlier(""),
-                        TerminalRequestStop::NotTerminal => {
-                            "Enabled once the viewed task is terminal.".to_string()
-                        }
-                        TerminalRequestStop::Refused(why) => {
-                            format!("Not now: {}", after_colon(why))
-                        }
-                    })
-            };
-            requests
-                .into_iter()
-                .map(|(name, action)| (name, verdict(&action)))
-                .collect::<Vec<_>>()
-        })
+        store.exp.with(|e| terminal_verdicts(e, requests))
     });
     let request_ok = move |name: &str| {
         terminal_requests.with(|v| v.iter().any(|(n, r)| *n == name && r.is_ok()))
     };
     let terminal_reason = move || {
-        terminal_requests.with(|verdicts| {
-            let refused: Vec<_> = verdicts
-                .iter()
-                .filter_map(|(n, r)| r.as_ref().err().map(|why| (n, why)))
-                .collect();
-            match refused.as_slice() {
-                // What the message says, which another panel's field holds.
-                [] => store.clarification.with(|text| {
-                    const MOST: usize = 48;
-                    let said = match text.char_indices().nth(MOST) {
-                        Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
-                        None => text.clone(),
-                    };
-                    format!(
-                        "The task is terminal: {} requests are refused on purpose, to show the \
-                         errors. Message to terminal task sends “{said}” (Act's Clarification text).",
-                        if verdicts.len() == 2 { "both" } else { "all three" }
-                    )
-                }),
-                [(_, first), rest @ ..]
-                    if refused.len() == verdicts.len() && rest.iter().all(|(_, w)| w == first) =>
-                {
-                    first.to_string()
-                }
-                some => some
-                    .iter()
-                    .map(|(name, why)| format!("{name}: {why}"))
-                    .collect::<Vec<_>>()
-                    .join(" "),
-            }
+        terminal_requests.with(|v| {
+            store
+                .clarification
+                .with(|text| terminal_requests_reason(v, text))
         })
     };
     // With the proposal on, the card declares it: as the RFC's capability
@@ -876,6 +687,221 @@ fn ticks_after(e: &Experiment, seq: u32) -> &'static str {
         (false, _) => "waited minutes",
         (true, false) => "worked seconds and waited minutes",
     }
+}
+
+/// A terminal-task request: the name of its button, and whether the model
+/// would put the action it sends on the wire now (or why not, as said
+/// under the buttons).
+type TerminalVerdict = (&'static str, Result<(), String>);
+
+/// Each terminal-task request's verdict in `e`: sent to the viewed task once
+/// it is terminal and reached as it is now.
+fn terminal_verdicts(
+    e: &Experiment,
+    requests: Vec<(&'static str, Action)>,
+) -> Vec<TerminalVerdict> {
+    // A client reaches a task only as it is now.
+    let earlier = |whose: &str| {
+        format!(
+            "Viewing an earlier state{whose}: a client reaches a task only as it is now. \
+             Go to its last state to send these."
+        )
+    };
+    let verdict = |action: &Action| {
+        e.terminal_request_legality(action)
+            .map_err(|stop| match stop {
+                TerminalRequestStop::Refused(Refusal::ReadOnly) => earlier(" of an earlier task"),
+                TerminalRequestStop::EndedSince => earlier(""),
+                TerminalRequestStop::NotTerminal => {
+                    "Enabled once the viewed task is terminal.".to_string()
+                }
+                TerminalRequestStop::Refused(why) => format!("Not now: {}", after_colon(why)),
+            })
+    };
+    requests
+        .into_iter()
+        .map(|(name, action)| (name, verdict(&action)))
+        .collect()
+}
+
+/// What the line under the terminal-task requests says of their `verdicts`:
+/// what the message sends (`text`, Act's Clarification text) when all may
+/// go, the one reason when all are refused for it, else each one's.
+fn terminal_requests_reason(verdicts: &[TerminalVerdict], text: &str) -> String {
+    let refused: Vec<_> = verdicts
+        .iter()
+        .filter_map(|(n, r)| r.as_ref().err().map(|why| (n, why)))
+        .collect();
+    match refused.as_slice() {
+        [] => {
+            const MOST: usize = 48;
+            let said = match text.char_indices().nth(MOST) {
+                Some((cut, _)) => format!("{}…", text[..cut].trim_end()),
+                None => text.to_string(),
+            };
+            format!(
+                "The task is terminal: {} requests are refused on purpose, to show the \
+                 errors. Message to terminal task sends “{said}” (Act's Clarification text).",
+                if verdicts.len() == 2 {
+                    "both"
+                } else {
+                    "all three"
+                }
+            )
+        }
+        [(_, first), rest @ ..]
+            if refused.len() == verdicts.len() && rest.iter().all(|(_, w)| w == first) =>
+        {
+            first.to_string()
+        }
+        some => some
+            .iter()
+            .map(|(name, why)| format!("{name}: {why}"))
+            .collect::<Vec<_>>()
+            .join(" "),
+    }
+}
+
+/// The note beside the exchange of a request sent on demand from the Wire
+/// panel (`kind`), whose messages are `ms`; none for a trace entry's.
+fn on_demand_note(e: &Experiment, kind: WireView, ms: &[WireMessage]) -> Option<String> {
+    match kind {
+        WireView::GetTask => answered_from_the_past(e),
+        WireView::Subscribe => {
+            // Every open stream of a task gets the same events in the same order.
+            let opened = ms.last().is_some_and(|m| m.transport == Transport::Sse);
+            let later = opened.then(|| {
+                let stream = if e.snapshot().state == TaskState::InputRequired {
+                    "the stream the clarification opens (the one before it closed at \
+                     INPUT_REQUIRED)"
+                } else {
+                    "the task's open stream (the one its last message opened)"
+                };
+                format!(
+                    "Later events reach this subscription as they reach {stream}, in the same \
+                     order, until the task reaches a terminal state, as spec §3.1.6 says (§11.7 \
+                     closes streams at an interrupted state too: the spec's sections \
+                     disagree) and a2a-sdk 1.3.0 does in one process (across replicas, it ends the \
+                     subscription at an interrupted state too). The trace shows each frame once, on the task's own \
+                     stream."
+                )
+            });
+            both(answered_from_the_past(e), later)
+        }
+        WireView::GetUnknownTask => Some(
+            "TaskNotFoundError (-32001) answers a task id the agent does not know: one \
+             it never issued, as here, one another client's task holds, or one it has \
+             purged. A2A does not say how long an agent keeps a task."
+                .to_string(),
+        ),
+        // Both, when the viewed state is an earlier one of an earlier task.
+        WireView::ListTasks => both(answered_from_the_past(e), listed_before(e)),
+        WireView::Latest | WireView::Entry(_) => None,
+    }
+}
+
+/// The note beside trace entry `t`'s exchange, whose messages are `ms`,
+/// where a reader would ask why it reads as it does: tried on an earlier
+/// state, a clarification's stream, the pause proposal's gaps (in its
+/// proposed core encoding when `core`), the artifact's last chunk, or where
+/// the spec and the SDKs disagree.
+fn entry_note(e: &Experiment, t: &TraceEntry, ms: &[WireMessage], core: bool) -> Option<String> {
+    // Only said of messages there are.
+    if e.tried_on_earlier_state(t) && !ms.is_empty() {
+        return Some(format!(
+            "Tried on an earlier state, the one entry #{} recorded: the agent answers as of \
+             then. A real client reaches the task only as it is now, so the exported \
+             transcript leaves these messages out.",
+            t.at
+        ));
+    }
+    if t.event == crate::model::Event::Clarified && t.outcome == Outcome::Done {
+        return Some(
+            "The clarification's stream opens with the task as the agent received it: \
+             still TASK_STATE_INPUT_REQUIRED, its question moved from status to history \
+             and the clarification after it, as a2a-sdk's task manager stores them. The \
+             agent's WORKING statusUpdate follows, the same event a subscription opened \
+             at INPUT_REQUIRED receives."
+                .to_string(),
+        );
+    }
+    if core && matches!(t.event, crate::model::Event::SelfParked { .. }) {
+        return Some(
+            "Proposal: in v1.0 an agent cannot send the client a request, yet the RFC \
+             labels AwaitTaskResumption peer → client and does not say how it would \
+             travel (in v1.0's JSON-RPC binding the client sends every request; an agent \
+             reaches it only in replies, stream events or push notifications: see the \
+             v1.0 extension encoding). Its result has PauseTask's shape: the client's \
+             answer carries the resume token the peer issues and the pause's times, which \
+             the request did not send, and the RFC does not say how the client knows them. \
+             Here the agent's PAUSED statusUpdate announces them just after."
+                .to_string(),
+        );
+    }
+    let pending = matches!(t.event, crate::model::Event::PauseRequested { .. })
+        && !matches!(t.outcome, Outcome::Refused(_))
+        && t.after != TaskState::Paused;
+    let resumed = matches!(t.event, crate::model::Event::ResumeRequested { .. })
+        && t.outcome == Outcome::Done;
+    if core && resumed {
+        return Some(
+            "Proposal: the RFC shows no result for ResumeTask. Here it returns the Task \
+             as it now is, as GetTask would: a choice of this page."
+                .to_string(),
+        );
+    }
+    // A pending pause that lapses (the task ends first): no PAUSED
+    // statusUpdate ever follows.
+    let lapses = pending
+        .then(|| {
+            let ti = usize::from(t.task);
+            let records = e.tasks().get(ti)?.records();
+            let i = records.binary_search_by_key(&t.at, |r| r.id).ok()?;
+            super::actions::pause_outlook_at(&records[i].snap, &e.config().for_task(ti))
+        })
+        .flatten()
+        .filter(|(_, _, lapses)| *lapses);
+    if let Some((_, why, _)) = lapses {
+        return Some(format!(
+            "Proposal: this pause never takes effect: {why}. The RFC has no word for a pause \
+             that lapses, nor a result shape for one still pending: here the result says \
+             TASK_STATE_WORKING without a pause, and no PAUSED statusUpdate follows."
+        ));
+    }
+    if core && pending {
+        return Some(
+            "Proposal: this pause takes effect later. The RFC shows PauseTask's result \
+             only for a pause in effect (TASK_STATE_PAUSED, with the pause and its resume \
+             token) and has no shape for one still pending: here the result says \
+             TASK_STATE_WORKING without a pause, and the token comes on the stream, in \
+             the PAUSED statusUpdate, when the pause takes effect."
+                .to_string(),
+        );
+    }
+    if core
+        && matches!(t.event, crate::model::Event::PauseRequested { .. })
+        && !matches!(t.outcome, Outcome::Refused(_))
+    {
+        return Some(
+            "Proposal: PauseTask's params are the RFC's as written: taskId, where v1.0's \
+             GetTask, CancelTask and SubscribeToTask name it id; mode in lower case \
+             (finish_step), though the RFC calls it an enum and writes enum values as \
+             SCREAMING_SNAKE_CASE names. Its result is {taskId, state, pause}, not a \
+             Task. An agent without the proposal answers MethodNotFoundError (-32601), as \
+             the RFC's error table says."
+                .to_string(),
+        );
+    }
+    // The completion's chunk, as its frame has it.
+    let last_chunk = ms.iter().find_map(|m| {
+        let update = &m.message["result"]["artifactUpdate"];
+        let parts = update["artifact"]["parts"].as_array()?.len();
+        (update["lastChunk"] == true).then_some((update["append"] == true, parts))
+    });
+    if let Some((append, parts)) = last_chunk {
+        return Some(last_chunk_note(e.config().artifact_per_unit, append, parts).to_string());
+    }
+    disagreement(t).map(str::to_string)
 }
 
 /// Two notes, either, or none.
