@@ -529,7 +529,7 @@ test('stepping from an earlier recorded state discards exactly the later branch'
   await page.context().close();
 });
 
-test('on a phone the state stays in sight of a control far down the page; on a wide screen it stands at the masthead\'s end', async () => {
+test('on a phone or a tablet the state stays in sight of a control far down the page; on a wide screen it stands at the masthead\'s end', async () => {
   const phone = await openPage(browser(), '', { viewport: { width: 390, height: 844 } });
   await phone.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
   const step = phone.getByRole('button', { name: 'Step', exact: true });
@@ -585,7 +585,6 @@ test('on a phone the state stays in sight of a control far down the page; on a w
 
   // On a wide screen the state stands at the masthead's end, clear of its
   // title and links, down to the narrowest width that has room for it.
-  const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
   for (const width of [1121, 1280]) {
     const desk = await openPage(browser(), '', { viewport: { width, height: 800 } });
     const card = desk.getByTestId('state-strip');
@@ -597,21 +596,82 @@ test('on a phone the state stays in sight of a control far down the page; on a w
     assert.match(await card.innerText(), /^INPUT_REQUIRED\n1\/4 units · 3 s active$/);
     const box = await card.boundingBox();
     assert.ok(box.x + box.width <= width && box.y >= 0, `${width}: the card is on the screen: ${JSON.stringify(box)}`);
-    for (const other of [desk.locator('h1'), desk.locator('.to-panels'), desk.locator('.lede')]) {
-      const range = await other.evaluate((el) => {
-        const r = document.createRange();
-        r.selectNodeContents(el);
-        return [...r.getClientRects()].map(({ x, y, width, height }) => ({ x, y, width, height }));
-      });
-      assert.ok(range.every((r) => !overlap(box, r)), `${width}: the card lies over the masthead: ${JSON.stringify({ box, range })}`);
-    }
+    await assertCardClearOfMasthead(desk, `${width}`);
     assertNoErrors(desk);
     await desk.context().close();
   }
-  const narrow = await openPage(browser(), '', { viewport: { width: 1100, height: 800 } });
-  assert.equal(await narrow.getByTestId('state-strip').isVisible(), false);
-  assertNoErrors(narrow);
-  await narrow.context().close();
+  // On a tablet, where the masthead's links leave no room for the card, the
+  // phone's strip says it across the top of the screen, scrolled or not.
+  for (const width of [1120, 768]) {
+    const tablet = await openPage(browser(), '', { viewport: { width, height: 800 } });
+    const card = tablet.getByTestId('state-strip');
+    await tablet.getByRole('button', { name: 'Request cancellation' }).click();
+    await tablet.locator('section.wire').scrollIntoViewIfNeeded();
+    assert.equal(await card.locator(':scope > span').innerText(), 'CANCELED · 0/4 units · 0 s active');
+    const box = await card.boundingBox();
+    assert.ok(box.y === 0 && box.width === width, `${width}: the strip is across the top of the screen: ${JSON.stringify(box)}`);
+    assertNoErrors(tablet);
+    await tablet.context().close();
+  }
+});
+
+/** Whether boxes `a` and `b` ({x, y, width, height}) overlap. */
+const overlap = (a, b) => a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+/** The masthead's state card lies clear of its title's, links' and lede's text. */
+async function assertCardClearOfMasthead(page, where) {
+  const box = await page.getByTestId('state-strip').boundingBox();
+  for (const other of [page.locator('h1'), page.locator('.to-panels'), page.locator('.lede')]) {
+    const range = await other.evaluate((el) => {
+      const r = document.createRange();
+      r.selectNodeContents(el);
+      return [...r.getClientRects()].map(({ x, y, width, height }) => ({ x, y, width, height }));
+    });
+    assert.ok(range.every((r) => !overlap(box, r)), `${where}: the card lies over the masthead: ${JSON.stringify({ box, range })}`);
+  }
+}
+
+test('with the browser\'s text size doubled, the page\'s text doubles and none of it runs out of its box', async () => {
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 1024, height: 768 }]) {
+    const page = await openPage(browser(), '', { viewport });
+    // The reader's default text size, as the browser's settings set it
+    // (WCAG 1.4.4 asks for 200 % without loss of content).
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('Page.setFontSizes', { fontSizes: { standard: 32, fixed: 26 } });
+    const at = `${viewport.width} px`;
+    for (const what of ['body', '#play', '.field label']) {
+      assert.equal(await page.locator(what).first().evaluate((el) => getComputedStyle(el).fontSize), '28px', `${at}: ${what} grew with the text size`);
+    }
+    await page.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
+    for (let i = 0; i < 4; i++) await page.getByRole('button', { name: 'Step', exact: true }).click();
+    await waitState(page, 'TASK_STATE_INPUT_REQUIRED');
+    const out = await page.evaluate(() => {
+      const bad = [];
+      for (const panel of document.querySelectorAll('section.panel')) {
+        const edge = panel.getBoundingClientRect();
+        for (const el of panel.querySelectorAll('*')) {
+          const r = el.getBoundingClientRect();
+          // Hidden, or within a box that scrolls or clips (a message, the
+          // trace), or Step's copy, which floats beside the button.
+          if (r.width === 0 || r.height <= 1 || el.closest('.step-copy')) continue;
+          let up = el.parentElement;
+          while (up !== panel && getComputedStyle(up).overflowX === 'visible') up = up.parentElement;
+          if (up !== panel) continue;
+          if (r.right > edge.right + 1 || r.left < edge.left - 1) {
+            bad.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''} "${el.textContent.slice(0, 30)}" at ${Math.round(r.left)}–${Math.round(r.right)}, its panel ${Math.round(edge.left)}–${Math.round(edge.right)}`);
+          }
+        }
+      }
+      const trace = document.querySelector('.trace-scroll');
+      return { bad, page: document.documentElement.scrollWidth, trace: trace.scrollWidth - trace.clientWidth };
+    });
+    assert.deepEqual(out.bad, [], `${at}: runs out of its panel`);
+    assert.equal(out.page, viewport.width, `${at}: the page scrolls sideways`);
+    assert.equal(out.trace, 0, `${at}: the trace scrolls sideways`);
+    if (viewport.width > 1120) await assertCardClearOfMasthead(page, at);
+    assertNoErrors(page);
+    await page.context().close();
+  }
 });
 
 test('on a phone, the last control of the page can be focused clear of a notice', async () => {

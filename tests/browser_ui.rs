@@ -1134,7 +1134,9 @@ async fn a_refused_cancellation_is_shown_and_traced() {
     // A refusal on the newest state: the note is where the SDKs differ.
     let note = p.text(".wire .warning");
     assert!(
-        note.contains("§3.1.5") && note.contains("DefaultRequestHandlerV2"),
+        note.contains("§3.1.5")
+            && note.contains("DefaultRequestHandlerV2")
+            && note.contains("marked TASK_STATE_FAILED"),
         "{note}"
     );
     // Refused again on an earlier state: the panel shows the answer as of

@@ -72,7 +72,7 @@ pub fn ControlRoom(
                 "Interrupt a simulated A2A v1.0 task, supply what it needs, and follow the actual "
                 "state and artifact changes."
             </p>
-            // On a phone, the viewed state stays in sight of every control, in a
+            // On a phone or a tablet, the viewed state stays in sight of every control, in a
             // strip fixed at the top; on a wide screen it stands at the
             // masthead's end, the first thing read (the status region says it
             // to a screen reader).

@@ -497,12 +497,11 @@ pub fn GuidePanel() -> impl IntoView {
                     "; one the agent turns down before any work, in "
                     <code>"TASK_STATE_REJECTED"</code>
                     ". Watch the Lifecycle diagram and the Wire panel for each. Set up "
-                    <button class="link" on:click=authorization>"experiment 4: authorization"</button>
-                    ", "
+                    <span class="keep"><button class="link" on:click=authorization>"experiment 4: authorization"</button>","</span>
+                    " "
                     <button class="link" on:click=failure>"experiment 4: failure"</button>
                     " or "
-                    <button class="link" on:click=rejection>"experiment 4: rejection"</button>
-                    "."
+                    <span class="keep"><button class="link" on:click=rejection>"experiment 4: rejection"</button>"."</span>
                 </li>
                 <li>
                     <strong>"Pause and resume — a proposal, not part of A2A v1.0. "</strong>

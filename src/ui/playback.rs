@@ -121,10 +121,12 @@ pub fn PlaybackPanel() -> impl IntoView {
                         {move || format!("Require input before unit {}", store.config.with(super::guide::input_gate_unit))}
                     </button>
                     " (the other settings stay), or "
-                    <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>
-                        "see the experiments"
-                    </button>
-                    "."
+                    <span class="keep">
+                        <button class="link" data-testid="to-experiments" on:click=move |_| super::app::show_guide()>
+                            "see the experiments"
+                        </button>
+                        "."
+                    </span>
                 })}</span>
                 {move || answer().map(|(id, label)| view! {
                     " "

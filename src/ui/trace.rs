@@ -145,10 +145,12 @@ pub fn TracePanel() -> impl IntoView {
             // way there from the entries it shows.
             <p class="hint to-wire">
                 "Pick an entry to see its A2A messages in the "
-                <button class="link" data-testid="trace-to-wire" on:click=move |_| super::app::show_wire()>
-                    "Wire panel"
-                </button>
-                "."
+                <span class="keep">
+                    <button class="link" data-testid="trace-to-wire" on:click=move |_| super::app::show_wire()>
+                        "Wire panel"
+                    </button>
+                    "."
+                </span>
             </p>
             // What a screen reader says of the entry the Wire panel shows
             // (the viewed state's entry is the current step).

@@ -1032,8 +1032,11 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
         (Event::CancelRequested, Outcome::Refused(Refusal::WorkerRefusedCancellation)) => Some(
             "Spec §3.1.5: cancellation is a request the agent may not grant, and a task it cannot \
              cancel gets TaskNotCancelableError (-32002), as a2a-sdk's LegacyRequestHandler answers \
-             when its worker does not cancel, in the same words. a2a-sdk 1.3.0's default handler \
-             (DefaultRequestHandlerV2) instead returns the task in whatever state the cancel left it.",
+             when its worker does not cancel, in the same words, and the task works on. a2a-sdk \
+             1.3.0's default handler (DefaultRequestHandlerV2) never leaves it working: a worker \
+             that refuses (raising UnsupportedOperationError) gets -32002 too, but its task is \
+             marked TASK_STATE_FAILED; one whose cancel writes no final state has the task closed out as \
+             TASK_STATE_CANCELED.",
         ),
         (Event::Clarified, Outcome::Refused(Refusal::NotInputRequired(s))) if s.is_terminal() => Some(
             "Spec §3.1.1 and §3.1.2: a message to a terminal task gets UnsupportedOperationError (-32004), as \
