@@ -585,7 +585,7 @@ test('on a phone or a tablet the state stays in sight of a control far down the 
 
   // On a wide screen the state stands at the masthead's end, clear of its
   // title and links, down to the narrowest width that has room for it.
-  for (const width of [1121, 1280]) {
+  for (const width of [1101, 1280]) {
     const desk = await openPage(browser(), '', { viewport: { width, height: 800 } });
     const card = desk.getByTestId('state-strip');
     await desk.locator('.guide').getByRole('button', { name: 'Set up experiment 1' }).click();
@@ -602,7 +602,7 @@ test('on a phone or a tablet the state stays in sight of a control far down the 
   }
   // On a tablet, where the masthead's links leave no room for the card, the
   // phone's strip says it across the top of the screen, scrolled or not.
-  for (const width of [1120, 768]) {
+  for (const width of [1100, 768]) {
     const tablet = await openPage(browser(), '', { viewport: { width, height: 800 } });
     const card = tablet.getByTestId('state-strip');
     await tablet.getByRole('button', { name: 'Request cancellation' }).click();
@@ -668,7 +668,7 @@ test('with the browser\'s text size doubled, the page\'s text doubles and none o
     assert.deepEqual(out.bad, [], `${at}: runs out of its panel`);
     assert.equal(out.page, viewport.width, `${at}: the page scrolls sideways`);
     assert.equal(out.trace, 0, `${at}: the trace scrolls sideways`);
-    if (viewport.width > 1120) await assertCardClearOfMasthead(page, at);
+    if (viewport.width > 1100) await assertCardClearOfMasthead(page, at);
     assertNoErrors(page);
     await page.context().close();
   }
