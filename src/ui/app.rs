@@ -554,15 +554,10 @@ pub fn clear_in_view(el: &web_sys::Element) -> bool {
 /// alert leave clear: within the root's scroll padding, which the style
 /// sheet sets to their room.
 pub fn clear_band() -> (f64, f64) {
-    let style = document()
-        .document_element()
-        .and_then(|root| window().get_computed_style(&root).ok().flatten());
     // Read with the browser's own parseFloat: Rust's float parsing would
     // add some 15 KB (gzip) to the page for this one number.
     let padding = |side: &str| {
-        style
-            .as_ref()
-            .and_then(|s| s.get_property_value(side).ok())
+        root_style(side)
             .map(|v| js_sys::parse_float(&v))
             .filter(|v| v.is_finite())
             .unwrap_or(0.0)
@@ -576,6 +571,38 @@ pub fn clear_band() -> (f64, f64) {
         padding("scroll-padding-top"),
         height - padding("scroll-padding-bottom"),
     )
+}
+
+/// A property of the root element's computed style.
+fn root_style(property: &str) -> Option<String> {
+    let root = document().document_element()?;
+    window()
+        .get_computed_style(&root)
+        .ok()
+        .flatten()?
+        .get_property_value(property)
+        .ok()
+}
+
+/// The style sheet's layouts, narrowest first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Layout {
+    /// One column, the state strip at the top.
+    Phone,
+    /// Two columns, the state strip at the top.
+    Tablet,
+    /// Three columns, the state card at the masthead's end.
+    Desk,
+}
+
+/// The layout the style sheet is in: its widths are in em, so it follows
+/// the reader's text size as well as the window's width.
+pub fn layout() -> Layout {
+    match root_style("--layout").as_deref().map(str::trim) {
+        Some("phone") => Layout::Phone,
+        Some("tablet") => Layout::Tablet,
+        _ => Layout::Desk,
+    }
 }
 
 /// The window's inner width and height, in CSS pixels.

@@ -301,7 +301,7 @@ fn step_copy(
                     return;
                 }
                 placing.set(true);
-                at_top.set(super::app::window_size().0 <= 1100.0);
+                at_top.set(super::app::layout() < super::app::Layout::Desk);
                 shown.set(true);
                 request_animation_frame(move || {
                     match place_copy(at_top.get_untracked(), pressed.get_value()) {

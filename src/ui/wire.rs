@@ -533,17 +533,17 @@ fn reveal_exchange(pressed: Option<web_sys::EventTarget>) {
         let (Some(list), Some(pressed)) = (list, pressed) else {
             return;
         };
-        let (width, height) = super::app::window_size();
+        let (_, height) = super::app::window_size();
         let start = list.get_bounding_client_rect().top();
         if start <= height * 0.75 {
             return;
         }
         let by = start - height / 3.0;
-        // Wider than the style sheet's phone layout (max-width: 720px), or
-        // pressed from the keyboard (at any width: 400 % zoom is a phone's),
-        // the button, which keeps the focus, stays on screen.
+        // Wider than the style sheet's phone layout, or pressed from the
+        // keyboard (at any width: 400 % zoom is a phone's), the button,
+        // which keeps the focus, stays on screen.
         let keyed = pressed.matches(":focus-visible").unwrap_or(false);
-        let by = match width > 720.0 || keyed {
+        let by = match super::app::layout() > super::app::Layout::Phone || keyed {
             true => {
                 let (clear, _) = super::app::clear_band();
                 // With room to breathe.
