@@ -1033,7 +1033,7 @@ fn disagreement(t: &crate::model::TraceEntry) -> Option<&'static str> {
             "Spec §3.1.5: cancellation is a request the agent may not grant, and a task it cannot \
              cancel gets TaskNotCancelableError (-32002), as a2a-sdk's LegacyRequestHandler answers \
              when its worker does not cancel, in the same words, and the task works on. a2a-sdk \
-             1.3.0's default handler (DefaultRequestHandlerV2) never leaves it working: a worker \
+             1.3.0's default handler (DefaultRequestHandlerV2) ends the task instead: a worker \
              that refuses (raising UnsupportedOperationError) gets -32002 too, but its task is \
              marked TASK_STATE_FAILED; one whose cancel writes no final state has the task closed out as \
              TASK_STATE_CANCELED.",
